@@ -1,0 +1,70 @@
+//! The machine word behind a bitboard.
+//!
+//! 8x8 games use `u64` for speed; the larger boards (up to 12x10 = 120 squares) use `u128`.
+//! Everything above this trait is written once and monomorphised for both words.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+
+/// An unsigned integer used as a set of squares.
+pub trait BitWord:
+    Copy
+    + Eq
+    + Ord
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    const ZERO: Self;
+    const ONE: Self;
+    /// Number of squares the word can hold.
+    const BITS: u32;
+
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    fn leading_zeros(self) -> u32;
+    fn wrapping_sub(self, rhs: Self) -> Self;
+}
+
+macro_rules! impl_bitword {
+    ($t:ty) => {
+        impl BitWord for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const BITS: u32 = <$t>::BITS;
+
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, rhs: Self) -> Self {
+                <$t>::wrapping_sub(self, rhs)
+            }
+        }
+    };
+}
+
+impl_bitword!(u64);
+impl_bitword!(u128);

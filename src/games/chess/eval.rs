@@ -1,0 +1,66 @@
+//! A small static evaluation for the chess family: material and piece-square terms computed
+//! from the board's geometry (so it works on every board shape), tapered by game phase.
+
+use super::piece::Role;
+use super::position::ChessPosition;
+use crate::board::{BitWord, Color};
+
+/// Middle-game and end-game values of each role, in centipawns.
+const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0];
+const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0];
+/// Phase weight of each role; 24 is a full board of minor and major pieces.
+const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0];
+const FULL_PHASE: i32 = 24;
+
+/// Plain material value (middle-game), used for move ordering.
+pub fn role_value(r: Role) -> i32 {
+    VALUE_MG[r.index()]
+}
+
+impl<W: BitWord> ChessPosition<W> {
+    /// Evaluation from white's point of view.
+    pub fn evaluate_white(&self) -> i32 {
+        let geo = &self.t.geo;
+        let cf2 = geo.files() as i32 - 1; // twice the centre file
+        let cr2 = geo.ranks() as i32 - 1;
+        let mut mg = 0;
+        let mut eg = 0;
+        let mut phase = 0;
+        for sq in self.occupied() {
+            let p = self.piece_at(sq).unwrap();
+            let role = p.role();
+            let sign = if p.color() == Color::White { 1 } else { -1 };
+            let f2 = 2 * geo.file_of(sq) as i32;
+            let r2 = 2 * geo.rank_of(sq) as i32;
+            // Distance from the centre in half-squares (0 at the middle).
+            let centre = (f2 - cf2).abs().max((r2 - cr2).abs());
+            let advance = geo.relative_rank(sq, p.color() == Color::White) as i32;
+            let (m, e) = match role {
+                Role::Pawn => {
+                    let central = if (f2 - cf2).abs() <= 2 { 4 } else { 0 };
+                    (3 * advance + central * advance.min(3), 8 * advance)
+                }
+                Role::Knight => (-4 * centre, -4 * centre),
+                Role::Bishop => (-2 * centre, -2 * centre),
+                Role::Rook => (
+                    if advance == geo.ranks() as i32 - 2 {
+                        20
+                    } else {
+                        0
+                    },
+                    0,
+                ),
+                Role::Queen => (-centre, -2 * centre),
+                Role::King => {
+                    // Hide in the middle game, centralise in the end game.
+                    (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
+                }
+            };
+            mg += sign * (VALUE_MG[role.index()] + m);
+            eg += sign * (VALUE_EG[role.index()] + e);
+            phase += PHASE[role.index()];
+        }
+        let phase = phase.min(FULL_PHASE);
+        (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
+    }
+}

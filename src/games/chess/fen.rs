@@ -1,0 +1,340 @@
+//! FEN reading and writing for the chess family, on any geometry (holes are `*`, ranks may have
+//! two-digit runs of empty squares), with X-FEN castling rights.
+
+use super::piece::{Piece, Role};
+use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
+use super::tables::ChessTables;
+use crate::board::{BitWord, Color, Square};
+use crate::games::{err, GameError};
+
+/// Reads the board part of a FEN (ranks from the top) into `(square, letter)` pairs, checking
+/// that holes are exactly where the geometry has them.
+pub(crate) fn parse_board<W: BitWord>(
+    t: &ChessTables<W>,
+    board: &str,
+) -> Result<Vec<(Square, char)>, GameError> {
+    let geo = &t.geo;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != geo.ranks() {
+        return err(format!(
+            "FEN board has {} ranks, this board has {}",
+            rows.len(),
+            geo.ranks()
+        ));
+    }
+    let mut pieces = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = geo.ranks() - 1 - i;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).unwrap() as usize;
+                if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                }
+                if n == 0 {
+                    return err(format!("FEN rank {} has an empty run of 0", rank + 1));
+                }
+                for f in file..(file + n).min(geo.files()) {
+                    let sq = geo.square(f as i32, rank as i32).unwrap();
+                    if !geo.is_valid(sq) {
+                        return err(format!(
+                            "FEN has an empty square where the board has a hole ({})",
+                            geo.square_name(sq, false)
+                        ));
+                    }
+                }
+                file += n;
+            } else {
+                let Some(sq) = geo.square(file as i32, rank as i32) else {
+                    return err(format!("FEN rank {} is too long", rank + 1));
+                };
+                if c == '*' {
+                    if geo.is_valid(sq) {
+                        return err(format!(
+                            "FEN has a hole on {}, which exists on this board",
+                            geo.square_name(sq, false)
+                        ));
+                    }
+                } else {
+                    if !geo.is_valid(sq) {
+                        return err(format!(
+                            "FEN puts '{c}' on a hole ({})",
+                            geo.square_name(sq, false)
+                        ));
+                    }
+                    pieces.push((sq, c));
+                }
+                file += 1;
+            }
+            if file > geo.files() {
+                return err(format!("FEN rank {} is too long", rank + 1));
+            }
+        }
+        if file != geo.files() {
+            return err(format!(
+                "FEN rank {} has {} squares, the board has {} files",
+                rank + 1,
+                file,
+                geo.files()
+            ));
+        }
+    }
+    Ok(pieces)
+}
+
+impl<W: BitWord> ChessPosition<W> {
+    /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
+    pub fn from_fen(
+        t: &'static ChessTables<W>,
+        variant: &'static str,
+        fen: &str,
+    ) -> Result<Self, GameError> {
+        let geo = &t.geo;
+        let mut fields = fen.split_whitespace();
+        let Some(board_field) = fields.next() else {
+            return err("empty FEN");
+        };
+        let board_part = match board_field.find('[') {
+            Some(i) => {
+                let hand = &board_field[i..];
+                if hand != "[]" && hand != "[-]" {
+                    return err(format!("this game has no pieces in hand: '{hand}'"));
+                }
+                &board_field[..i]
+            }
+            None => board_field,
+        };
+        let mut pos = ChessPosition::empty(t, variant);
+        for (sq, c) in parse_board(t, board_part)? {
+            let Some(p) = Piece::from_letter(c) else {
+                return err(format!("unknown piece letter '{c}' in FEN"));
+            };
+            pos.put(p, sq);
+        }
+        for c in Color::BOTH {
+            let kings = pos.pieces(c, Role::King).count();
+            if kings != 1 {
+                return err(format!("{} has {kings} kings, needs exactly one", c.name()));
+            }
+        }
+        let promo_ranks = geo.rank_mask(0) | geo.rank_mask(geo.ranks() - 1);
+        if (pos.role_bb(Role::Pawn) & promo_ranks).any() {
+            return err("a pawn stands on the first or last rank");
+        }
+
+        pos.side = match fields.next().unwrap_or("w") {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            s => return err(format!("side to move must be 'w' or 'b', not '{s}'")),
+        };
+        let castling = fields.next().unwrap_or("-");
+        pos.read_castling(castling)?;
+
+        if let Some(ep) = fields.next().filter(|s| *s != "-") {
+            pos.read_en_passant(ep)?;
+        }
+        pos.halfmove = match fields.next() {
+            None => 0,
+            Some(s) => s
+                .parse()
+                .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
+        };
+        pos.fullmove = match fields.next() {
+            None => 1,
+            Some(s) => s
+                .parse::<u16>()
+                .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
+                .max(1),
+        };
+        if let Some(extra) = fields.next() {
+            return err(format!("unexpected '{extra}' after the FEN"));
+        }
+        if pos.is_attacked(pos.king_square(!pos.side), pos.occupied(), pos.side) {
+            return err("the side not to move is in check");
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    fn read_castling(&mut self, field: &str) -> Result<(), GameError> {
+        if field == "-" {
+            return Ok(());
+        }
+        let geo = &self.t.geo;
+        for c in field.chars() {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let back_rank = if color == Color::White {
+                0
+            } else {
+                geo.ranks() - 1
+            };
+            let ksq = self.king_square(color);
+            if geo.rank_of(ksq) != back_rank {
+                return err(format!(
+                    "castling right '{c}' but the king is not on its first rank"
+                ));
+            }
+            let kf = geo.file_of(ksq);
+            let rooks = self.pieces(color, Role::Rook) & geo.rank_mask(back_rank);
+            let rook = match c.to_ascii_uppercase() {
+                'K' => rooks.into_iter().filter(|&s| geo.file_of(s) > kf).last(),
+                'Q' => rooks.into_iter().find(|&s| geo.file_of(s) < kf),
+                f @ 'A'..='L' => {
+                    let file = (f as u8 - b'A') as usize;
+                    rooks.into_iter().find(|&s| geo.file_of(s) == file)
+                }
+                _ => return err(format!("bad castling character '{c}'")),
+            };
+            let Some(rook) = rook else {
+                return err(format!("castling right '{c}' has no rook to castle with"));
+            };
+            let high = geo.file_of(rook) > kf;
+            let bit = match (color, high) {
+                (Color::White, true) => WHITE_HIGH,
+                (Color::White, false) => WHITE_LOW,
+                (Color::Black, true) => BLACK_HIGH,
+                (Color::Black, false) => BLACK_LOW,
+            };
+            self.castling |= bit;
+            self.castle_rooks[bit.trailing_zeros() as usize] = rook;
+            let both = if color == Color::White {
+                WHITE_HIGH | WHITE_LOW
+            } else {
+                BLACK_HIGH | BLACK_LOW
+            };
+            self.rights_mask[ksq.index()] &= !both;
+            self.rights_mask[rook.index()] &= !bit;
+        }
+        Ok(())
+    }
+
+    fn read_en_passant(&mut self, field: &str) -> Result<(), GameError> {
+        let geo = &self.t.geo;
+        let Some((ep, _)) = geo
+            .parse_square(field, false)
+            .filter(|(_, n)| *n == field.len())
+        else {
+            return err(format!("bad en-passant square '{field}'"));
+        };
+        let us = self.side;
+        let expected_rank = if us == Color::White {
+            geo.ranks() - 3
+        } else {
+            2
+        };
+        if geo.rank_of(ep) != expected_rank {
+            return err(format!("en-passant square '{field}' is on the wrong rank"));
+        }
+        let pawn_sq = geo.step(ep, self.t.forward(!us));
+        let origin = geo.step(ep, self.t.forward(us));
+        let pawn_there =
+            pawn_sq.is_some_and(|s| self.piece_at(s) == Some(Piece::new(!us, Role::Pawn)));
+        let clear =
+            self.piece_at(ep).is_none() && origin.is_some_and(|s| self.piece_at(s).is_none());
+        if !pawn_there || !clear {
+            return err(format!(
+                "en-passant square '{field}' does not follow a double step"
+            ));
+        }
+        // Kept only if it could be used, as after a real double step.
+        if self.ep_capturable(ep, us) {
+            self.ep = Some(ep);
+        }
+        Ok(())
+    }
+
+    pub fn fen(&self) -> String {
+        let geo = &self.t.geo;
+        let mut s = String::new();
+        for rank in (0..geo.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files() {
+                let sq = geo.square(file as i32, rank as i32).unwrap();
+                let c = if !geo.is_valid(sq) {
+                    Some('*')
+                } else {
+                    self.piece_at(sq).map(Piece::letter)
+                };
+                match c {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        s.push_str(&self.castling_string());
+        s.push(' ');
+        match self.ep {
+            Some(ep) => s.push_str(&geo.square_name(ep, false)),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s
+    }
+
+    fn castling_string(&self) -> String {
+        let geo = &self.t.geo;
+        let mut s = String::new();
+        for (bit, color, high) in [
+            (WHITE_HIGH, Color::White, true),
+            (WHITE_LOW, Color::White, false),
+            (BLACK_HIGH, Color::Black, true),
+            (BLACK_LOW, Color::Black, false),
+        ] {
+            if self.castling & bit == 0 {
+                continue;
+            }
+            let rook = self.castle_rooks[bit.trailing_zeros() as usize];
+            let kf = geo.file_of(self.king_square(color));
+            let rank = geo.rank_mask(geo.rank_of(rook));
+            let rooks = self.pieces(color, Role::Rook) & rank;
+            // X-FEN: K/Q when the castling rook is the outermost one on that side, else its file.
+            let outermost = if high {
+                rooks.into_iter().filter(|&r| geo.file_of(r) > kf).last() == Some(rook)
+            } else {
+                rooks.into_iter().find(|&r| geo.file_of(r) < kf) == Some(rook)
+            };
+            let c = if outermost {
+                if high {
+                    'K'
+                } else {
+                    'Q'
+                }
+            } else {
+                (b'A' + geo.file_of(rook) as u8) as char
+            };
+            s.push(if color == Color::White {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            });
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+}

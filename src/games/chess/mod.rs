@@ -1,0 +1,253 @@
+//! The chess family: one position type on any geometry, used by orthodox chess and by the
+//! cannon chess variants.
+
+mod eval;
+mod fen;
+mod movegen;
+mod piece;
+mod position;
+mod tables;
+
+pub use eval::role_value;
+pub use piece::{Piece, Role};
+pub use position::ChessPosition;
+pub use tables::ChessTables;
+
+use crate::board::{BitWord, Color, Geometry};
+use crate::games::{err, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use std::sync::OnceLock;
+
+/// Orthodox chess on the 8x8 board with `u64` bitboards.
+pub type Chess = ChessPosition<u64>;
+
+pub const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Tables of the orthodox 8x8 board, built on first use.
+pub fn chess_tables() -> &'static ChessTables<u64> {
+    static TABLES: OnceLock<ChessTables<u64>> = OnceLock::new();
+    TABLES.get_or_init(|| ChessTables::new(Geometry::new(8, 8, &[])))
+}
+
+/// Tables of the Gustavian board: 10x8, files a and j only on ranks 1 and 8.
+pub fn gustavian_tables() -> &'static ChessTables<u128> {
+    static TABLES: OnceLock<ChessTables<u128>> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let holes: Vec<_> = (1..7).flat_map(|r| [(0, r), (9, r)]).collect();
+        ChessTables::new(Geometry::new(10, 8, &holes))
+    })
+}
+
+/// The words a chess-family board can use, with the variants each one plays.
+pub trait ChessWord: BitWord {
+    /// Tables, canonical name and start FEN of a variant played on this word.
+    fn chess_variant(
+        name: &str,
+    ) -> Option<(&'static ChessTables<Self>, &'static str, &'static str)>;
+}
+
+impl ChessWord for u64 {
+    fn chess_variant(
+        name: &str,
+    ) -> Option<(&'static ChessTables<u64>, &'static str, &'static str)> {
+        match name {
+            "chess" => Some((chess_tables(), "chess", CHESS_START)),
+            _ => None,
+        }
+    }
+}
+
+/// Orthodox chess on the Gustavian board, as Fairy-Stockfish's `gustav3` board numbers count
+/// it. Not offered to users; it checks the board code with holes against reference perft.
+pub const GUSTAVIAN_CHESS_START: &str =
+    "1rnbqkbnr1/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w KQkq - 0 1";
+
+impl ChessWord for u128 {
+    fn chess_variant(
+        name: &str,
+    ) -> Option<(&'static ChessTables<u128>, &'static str, &'static str)> {
+        match name {
+            "gustavianchess" => Some((gustavian_tables(), "gustavianchess", GUSTAVIAN_CHESS_START)),
+            _ => None,
+        }
+    }
+}
+
+impl<W: BitWord> ChessPosition<W> {
+    /// The move string: from, to, and a lower-case promotion letter.
+    pub fn move_string(&self, m: Move, notation: Notation) -> String {
+        let geo = &self.t.geo;
+        let zero = notation == Notation::XBoard && geo.ranks() == 10;
+        let mut s = geo.square_name(m.from(), zero);
+        s += &geo.square_name(m.to(), zero);
+        if m.kind() == MoveKind::Promotion {
+            s.push(
+                Role::from_index(m.piece() as usize)
+                    .letter()
+                    .to_ascii_lowercase(),
+            );
+        }
+        s
+    }
+
+    fn insufficient_material(&self) -> bool {
+        let heavy = self.role_bb(Role::Pawn) | self.role_bb(Role::Rook) | self.role_bb(Role::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let minors = self.role_bb(Role::Knight) | self.role_bb(Role::Bishop);
+        // King against king, or king and one minor piece against king: no mate is possible.
+        minors.count() <= 1
+    }
+}
+
+impl<W: ChessWord> Game for ChessPosition<W> {
+    fn new_game(variant: &str) -> Result<Self, GameError> {
+        match W::chess_variant(variant) {
+            Some((tables, name, fen)) => ChessPosition::from_fen(tables, name, fen),
+            None => err(format!("'{variant}' is not a chess variant of this build")),
+        }
+    }
+
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+
+    fn with_fen(&self, fen: &str) -> Result<Self, GameError> {
+        ChessPosition::from_fen(self.t, self.variant, fen)
+    }
+
+    fn to_fen(&self) -> String {
+        self.fen()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.generate_legal(out)
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.is_capture_or_promotion(m)
+    }
+
+    #[inline]
+    fn make_move(&mut self, m: Move) {
+        self.make(m)
+    }
+
+    #[inline]
+    fn unmake_move(&mut self) {
+        self.unmake()
+    }
+
+    fn make_null_move(&mut self) {
+        self.make_null()
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.unmake_null()
+    }
+
+    fn null_move_ok(&self) -> bool {
+        // Zugzwang is common when only king and pawns are left.
+        let us = self.ours(self.side);
+        let pieces = us & !(self.role_bb(Role::Pawn) | self.role_bb(Role::King));
+        pieces.any() && !self.in_check()
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn compute_key(&self) -> u64 {
+        ChessPosition::compute_key(self)
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    fn rule_outcome(&self) -> Option<Outcome> {
+        if self.halfmove >= 100 {
+            // A mate on the hundredth ply wins; the caller checks mate before this.
+            let mut moves = MoveList::new();
+            self.generate_legal(&mut moves);
+            if !(moves.is_empty() && self.in_check()) {
+                return Some(Outcome::Draw("Draw by fifty-move rule"));
+            }
+        }
+        if self.repetitions(usize::MAX) >= 2 {
+            return Some(Outcome::Draw("Draw by repetition"));
+        }
+        if self.insufficient_material() {
+            return Some(Outcome::Draw("Draw by insufficient material"));
+        }
+        None
+    }
+
+    fn no_moves_outcome(&self) -> Outcome {
+        if self.in_check() {
+            Outcome::Loss("checkmate")
+        } else {
+            Outcome::Draw("Draw by stalemate")
+        }
+    }
+
+    fn is_repetition_within(&self, plies: usize) -> bool {
+        self.repetitions(plies) >= 1
+    }
+
+    fn move_to_string(&self, m: Move, notation: Notation) -> String {
+        self.move_string(m, notation)
+    }
+
+    fn evaluate(&self) -> i32 {
+        let v = self.evaluate_white();
+        if self.side == Color::White {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn capture_value(&self, m: Move) -> i32 {
+        self.captured_piece(m).map_or(0, |p| role_value(p.role()))
+            + if m.kind() == MoveKind::Promotion {
+                role_value(Role::from_index(m.piece() as usize))
+            } else {
+                0
+            }
+    }
+
+    fn board_diagram(&self) -> String {
+        let geo = &self.t.geo;
+        let mut s = String::new();
+        for rank in (0..geo.ranks()).rev() {
+            s += &format!("{:>2} ", rank + 1);
+            for file in 0..geo.files() {
+                let sq = geo.square(file as i32, rank as i32).unwrap();
+                let c = if !geo.is_valid(sq) {
+                    ' '
+                } else {
+                    self.piece_at(sq).map_or('.', Piece::letter)
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s += "   ";
+        for file in 0..geo.files() {
+            s.push(' ');
+            s.push((b'a' + file as u8) as char);
+        }
+        s.push('\n');
+        s
+    }
+}

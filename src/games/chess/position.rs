@@ -1,0 +1,354 @@
+//! The chess-family position: board, bitboards, rights, key and history; make and unmake.
+
+use super::piece::{Piece, Role};
+use super::tables::ChessTables;
+use crate::board::{BitWord, Bitboard, Color, Square};
+use crate::games::{Move, MoveKind};
+
+/// Board array entry for an empty square.
+pub(crate) const EMPTY: u8 = 0xff;
+
+/// Castling right bits: king side and queen side ("toward the higher / lower file") per colour.
+pub(crate) const WHITE_HIGH: u8 = 1;
+pub(crate) const WHITE_LOW: u8 = 2;
+pub(crate) const BLACK_HIGH: u8 = 4;
+pub(crate) const BLACK_LOW: u8 = 8;
+
+/// What `unmake_move` needs to restore.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub captured: u8,
+    pub castling: u8,
+    pub ep: Option<Square>,
+    pub halfmove: u16,
+    pub key: u64,
+}
+
+/// A chess-family position on any geometry, generic over the bitboard word.
+#[derive(Clone)]
+pub struct ChessPosition<W: BitWord> {
+    pub(crate) t: &'static ChessTables<W>,
+    pub(crate) variant: &'static str,
+    pub(crate) board: [u8; 128],
+    pub(crate) by_color: [Bitboard<W>; 2],
+    pub(crate) by_role: [Bitboard<W>; Role::COUNT],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// The rook that each castling right castles with (indexed by the right's bit number).
+    pub(crate) castle_rooks: [Square; 4],
+    /// Rights lost when a move starts or ends on a square.
+    pub(crate) rights_mask: [u8; 128],
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl<W: BitWord> ChessPosition<W> {
+    /// An empty board with no rights, white to move.
+    pub(crate) fn empty(t: &'static ChessTables<W>, variant: &'static str) -> Self {
+        ChessPosition {
+            t,
+            variant,
+            board: [EMPTY; 128],
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; Role::COUNT],
+            side: Color::White,
+            castling: 0,
+            castle_rooks: [Square::new(0); 4],
+            rights_mask: [0xff; 128],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    #[inline(always)]
+    pub fn tables(&self) -> &'static ChessTables<W> {
+        self.t
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.board[sq.index()];
+        (c != EMPTY).then(|| Piece::from_code(c))
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard<W> {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn ours(&self, c: Color) -> Bitboard<W> {
+        self.by_color[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn role_bb(&self, r: Role) -> Bitboard<W> {
+        self.by_role[r.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, r: Role) -> Bitboard<W> {
+        self.by_color[c.index()] & self.by_role[r.index()]
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.pieces(c, Role::King).lsb()
+    }
+
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, p: Piece, sq: Square) {
+        self.board[sq.index()] = p.code();
+        self.by_color[p.color().index()].set(sq);
+        self.by_role[p.role().index()].set(sq);
+        self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, sq: Square) -> Piece {
+        let p = Piece::from_code(self.board[sq.index()]);
+        self.board[sq.index()] = EMPTY;
+        self.by_color[p.color().index()].clear(sq);
+        self.by_role[p.role().index()].clear(sq);
+        self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        p
+    }
+
+    /// All pieces of `by` that attack `sq`, with the board occupied as `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard<W>, by: Color) -> Bitboard<W> {
+        let t = self.t;
+        let them = self.by_color[by.index()];
+        let rq = self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()];
+        let bq = self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()];
+        ((t.knight.get(sq) & self.by_role[Role::Knight.index()])
+            | (t.king.get(sq) & self.by_role[Role::King.index()])
+            | (t.pawn_attacks[(!by).index()].get(sq) & self.by_role[Role::Pawn.index()])
+            | (t.rays.rook_attacks(sq, occ) & rq)
+            | (t.rays.bishop_attacks(sq, occ) & bq))
+            & them
+    }
+
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, occ: Bitboard<W>, by: Color) -> bool {
+        self.attackers_to(sq, occ, by).any()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard<W> {
+        self.attackers_to(self.king_square(self.side), self.occupied(), !self.side)
+    }
+
+    /// Where the rook of a castling move starts and ends, given the king's move.
+    #[inline]
+    pub(crate) fn castle_rook_squares(
+        &self,
+        king_from: Square,
+        king_to: Square,
+    ) -> (Square, Square) {
+        let high = king_to > king_from;
+        let right = match (self.side, high) {
+            (Color::White, true) => 0,
+            (Color::White, false) => 1,
+            (Color::Black, true) => 2,
+            (Color::Black, false) => 3,
+        };
+        // The rook lands on the square the king passed over.
+        let passed = Square::new(((king_from.index() + king_to.index()) / 2) as u8);
+        (self.castle_rooks[right], passed)
+    }
+
+    /// The en-passant square is only recorded when a pawn of the side to move could take there,
+    /// so that positions differing only in a useless ep square have the same key (as repetition
+    /// rules require).
+    pub(crate) fn ep_capturable(&self, ep: Square, by: Color) -> bool {
+        (self.t.pawn_attacks[(!by).index()].get(ep) & self.pieces(by, Role::Pawn)).any()
+    }
+
+    pub fn make(&mut self, m: Move) {
+        let t = self.t;
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        let mut undo = Undo {
+            mv: m,
+            captured: EMPTY,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        if let Some(ep) = self.ep.take() {
+            self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
+        }
+        self.halfmove += 1;
+        match m.kind() {
+            MoveKind::Castle => {
+                let (rf, rt) = self.castle_rook_squares(from, to);
+                let king = self.remove(from);
+                let rook = self.remove(rf);
+                self.put(king, to);
+                self.put(rook, rt);
+            }
+            MoveKind::EnPassant => {
+                let cap = Square::new(if us == Color::White {
+                    to.index() - t.geo.files()
+                } else {
+                    to.index() + t.geo.files()
+                } as u8);
+                undo.captured = self.remove(cap).code();
+                let p = self.remove(from);
+                self.put(p, to);
+                self.halfmove = 0;
+            }
+            _ => {
+                if self.board[to.index()] != EMPTY {
+                    undo.captured = self.remove(to).code();
+                    self.halfmove = 0;
+                }
+                let p = self.remove(from);
+                if p.role() == Role::Pawn {
+                    self.halfmove = 0;
+                    let dist = to.index().abs_diff(from.index());
+                    if dist == 2 * t.geo.files() {
+                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                        if self.ep_capturable(ep, !us) {
+                            self.ep = Some(ep);
+                            self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
+                        }
+                    }
+                }
+                if m.kind() == MoveKind::Promotion {
+                    self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
+                } else {
+                    self.put(p, to);
+                }
+            }
+        }
+        let rights = self.castling & self.rights_mask[from.index()] & self.rights_mask[to.index()];
+        if rights != self.castling {
+            self.key ^= t.keys.castling[self.castling as usize] ^ t.keys.castling[rights as usize];
+            self.castling = rights;
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !us;
+        self.key ^= t.keys.side;
+        self.history.push(undo);
+    }
+
+    pub fn unmake(&mut self) {
+        let undo = self.history.pop().expect("unmake without a move");
+        let m = undo.mv;
+        self.side = !self.side;
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let from = m.from();
+        let to = m.to();
+        match m.kind() {
+            MoveKind::Castle => {
+                let (rf, rt) = self.castle_rook_squares(from, to);
+                let rook = self.remove(rt);
+                let king = self.remove(to);
+                self.put(king, from);
+                self.put(rook, rf);
+            }
+            MoveKind::EnPassant => {
+                let p = self.remove(to);
+                self.put(p, from);
+                let cap = Square::new(if us == Color::White {
+                    to.index() - self.t.geo.files()
+                } else {
+                    to.index() + self.t.geo.files()
+                } as u8);
+                self.put(Piece::from_code(undo.captured), cap);
+            }
+            _ => {
+                let p = self.remove(to);
+                let p = if m.kind() == MoveKind::Promotion {
+                    Piece::new(us, Role::Pawn)
+                } else {
+                    p
+                };
+                self.put(p, from);
+                if undo.captured != EMPTY {
+                    self.put(Piece::from_code(undo.captured), to);
+                }
+            }
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    pub fn make_null(&mut self) {
+        let t = self.t;
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: EMPTY,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        if let Some(ep) = self.ep.take() {
+            self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
+        }
+        self.halfmove += 1;
+        self.side = !self.side;
+        self.key ^= t.keys.side;
+    }
+
+    pub fn unmake_null(&mut self) {
+        let undo = self.history.pop().expect("unmake without a move");
+        self.side = !self.side;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// The key computed from the pieces and state alone.
+    pub fn compute_key(&self) -> u64 {
+        let t = self.t;
+        let mut k = 0;
+        for sq in self.occupied() {
+            let p = Piece::from_code(self.board[sq.index()]);
+            k ^= t.keys.piece(p.color(), p.role(), sq);
+        }
+        k ^= t.keys.castling[self.castling as usize];
+        if let Some(ep) = self.ep {
+            k ^= t.keys.en_passant[t.geo.file_of(ep)];
+        }
+        if self.side == Color::Black {
+            k ^= t.keys.side;
+        }
+        k
+    }
+
+    /// How many times the current position occurred before, looking back at most `limit`
+    /// plies and never past an irreversible move.
+    pub fn repetitions(&self, limit: usize) -> usize {
+        let span = (self.halfmove as usize).min(self.history.len()).min(limit);
+        let n = self.history.len();
+        (2..=span)
+            .step_by(2)
+            .filter(|&back| self.history[n - back].key == self.key)
+            .count()
+    }
+}

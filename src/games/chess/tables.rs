@@ -1,0 +1,102 @@
+//! Everything about a chess-family board that is computed once: geometry, attack tables and
+//! Zobrist keys.
+
+use super::piece::Role;
+use crate::board::geometry::{KING_STEPS, KNIGHT_LEAPS};
+use crate::board::zobrist::SplitMix64;
+use crate::board::{BitWord, Bitboard, Color, Geometry, LeaperTable, Offset, Rays, Square};
+
+/// Zobrist keys of a chess-family position.
+#[derive(Clone, Debug)]
+pub struct ChessKeys {
+    pieces: Vec<u64>,
+    pub castling: [u64; 16],
+    pub en_passant: [u64; 16],
+    pub side: u64,
+}
+
+impl ChessKeys {
+    fn new() -> Self {
+        let mut rng = SplitMix64::new(0x00C4_4E0A_DE5E_ED01);
+        let pieces = rng.keys(2 * Role::COUNT * 128);
+        let mut castling = [0; 16];
+        // Each right has its own key; a set of rights is the xor of its members.
+        let rights: Vec<u64> = rng.keys(4);
+        for (mask, key) in castling.iter_mut().enumerate() {
+            *key = (0..4)
+                .filter(|b| mask & (1 << b) != 0)
+                .fold(0, |k, b| k ^ rights[b]);
+        }
+        let mut en_passant = [0; 16];
+        en_passant.copy_from_slice(&rng.keys(16));
+        ChessKeys {
+            pieces,
+            castling,
+            en_passant,
+            side: rng.next_u64(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn piece(&self, color: Color, role: Role, sq: Square) -> u64 {
+        self.pieces[(color.index() * Role::COUNT + role.index()) * 128 + sq.index()]
+    }
+}
+
+/// Attack tables and keys for one chess-family board.
+#[derive(Debug)]
+pub struct ChessTables<W: BitWord> {
+    pub geo: Geometry<W>,
+    pub rays: Rays<W>,
+    pub knight: LeaperTable<W>,
+    pub king: LeaperTable<W>,
+    /// Squares a pawn of each colour attacks from a square.
+    pub pawn_attacks: [LeaperTable<W>; 2],
+    pub keys: ChessKeys,
+    /// Empty-board rook and bishop lines from every square, for finding pinners.
+    rook_lines: Vec<Bitboard<W>>,
+    bishop_lines: Vec<Bitboard<W>>,
+}
+
+impl<W: BitWord> ChessTables<W> {
+    pub fn new(geo: Geometry<W>) -> Self {
+        let rays = Rays::new(&geo);
+        let white_pawn = [Offset::new(-1, 1), Offset::new(1, 1)];
+        let black_pawn = [Offset::new(-1, -1), Offset::new(1, -1)];
+        let mut rook_lines = vec![Bitboard::EMPTY; geo.size()];
+        let mut bishop_lines = vec![Bitboard::EMPTY; geo.size()];
+        for sq in geo.valid() {
+            rook_lines[sq.index()] = rays.rook_attacks(sq, Bitboard::EMPTY);
+            bishop_lines[sq.index()] = rays.bishop_attacks(sq, Bitboard::EMPTY);
+        }
+        ChessTables {
+            knight: LeaperTable::new(&geo, &KNIGHT_LEAPS),
+            king: LeaperTable::new(&geo, &KING_STEPS),
+            pawn_attacks: [
+                LeaperTable::new(&geo, &white_pawn),
+                LeaperTable::new(&geo, &black_pawn),
+            ],
+            keys: ChessKeys::new(),
+            rays,
+            rook_lines,
+            bishop_lines,
+            geo,
+        }
+    }
+
+    #[inline(always)]
+    pub fn rook_line(&self, sq: Square) -> Bitboard<W> {
+        self.rook_lines[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn bishop_line(&self, sq: Square) -> Bitboard<W> {
+        self.bishop_lines[sq.index()]
+    }
+
+    /// The step a pawn of `color` makes forward.
+    #[inline(always)]
+    pub fn forward(&self, color: Color) -> Offset {
+        Offset::new(0, color.sign() as i8)
+    }
+}

@@ -1,0 +1,180 @@
+//! The `Game` trait that every game implements, the shared move type, and the variant registry.
+
+pub mod chess;
+pub mod moves;
+pub mod registry;
+
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+
+use crate::board::Color;
+use std::fmt;
+
+/// How a move string is written: UCI (1-based ranks, shots as one leg) or XBoard (0-based ranks
+/// on boards with exactly ten ranks, shots as two legs).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Notation {
+    Uci,
+    XBoard,
+}
+
+/// How a finished game ended, from the point of view of the side to move.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// The side to move has lost (checkmated, town taken, no moves where that loses...).
+    Loss(&'static str),
+    /// The side to move has won (e.g. the opponent's perpetual check in Cannon Shogi).
+    Win(&'static str),
+    Draw(&'static str),
+}
+
+impl Outcome {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Outcome::Loss(r) | Outcome::Win(r) | Outcome::Draw(r) => r,
+        }
+    }
+
+    /// The PGN result string, given who is to move.
+    pub fn result_string(self, side_to_move: Color) -> &'static str {
+        match (self, side_to_move) {
+            (Outcome::Draw(_), _) => "1/2-1/2",
+            (Outcome::Loss(_), Color::White) | (Outcome::Win(_), Color::Black) => "0-1",
+            (Outcome::Loss(_), Color::Black) | (Outcome::Win(_), Color::White) => "1-0",
+        }
+    }
+}
+
+/// A game rule that the user can switch (a UCI `check` option / XBoard `option`).
+#[derive(Copy, Clone, Debug)]
+pub struct RuleOption {
+    pub name: &'static str,
+    pub default: bool,
+    pub help: &'static str,
+}
+
+/// Why a FEN, move or option was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Shorthand for building an error.
+pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
+    Err(GameError(msg.into()))
+}
+
+/// One game's rules over one position type. The search and the protocols are generic over
+/// this trait and monomorphised per game, so nothing here is dynamic in the hot loop.
+///
+/// A position carries its own history (for unmake and repetition), so `make_move` /
+/// `unmake_move` are a stack.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The start position of the named variant (one of the names the registry gives this type).
+    fn new_game(variant: &str) -> Result<Self, GameError>;
+
+    /// The variant this position plays.
+    fn variant(&self) -> &'static str;
+
+    /// The rule switches this variant offers.
+    fn rule_options(&self) -> &'static [RuleOption] {
+        &[]
+    }
+
+    /// Sets a rule switch. Called before positions are set up.
+    fn set_rule_option(&mut self, name: &str, _value: bool) -> Result<(), GameError> {
+        err(format!("unknown rule option '{name}'"))
+    }
+
+    /// A new position of the same variant and rule switches, read from a FEN. `self` is not
+    /// changed, so a bad FEN can never leave a half-set position behind.
+    fn with_fen(&self, fen: &str) -> Result<Self, GameError>;
+
+    fn to_fen(&self) -> String;
+
+    fn side_to_move(&self) -> Color;
+
+    /// Appends every legal move.
+    fn legal_moves(&self, out: &mut MoveList);
+
+    /// Appends the legal moves that quiescence search should look at (captures, promotions and
+    /// whatever the game counts as tactical).
+    fn tactical_moves(&self, out: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+    }
+
+    /// True for captures, promotions and the game's other forcing moves.
+    fn is_tactical(&self, m: Move) -> bool;
+
+    /// Plays a legal move.
+    fn make_move(&mut self, m: Move);
+
+    /// Takes back the last move made with `make_move`.
+    fn unmake_move(&mut self);
+
+    /// Passes the turn (for null-move pruning). Only called when `null_move_ok` says so.
+    fn make_null_move(&mut self);
+    fn unmake_null_move(&mut self);
+
+    /// Whether passing the turn is a sound pruning assumption here (not in check, and the game
+    /// is not one where a free tempo distorts the search).
+    fn null_move_ok(&self) -> bool;
+
+    /// The incrementally updated Zobrist key of the position (board, hands, side, rights).
+    fn key(&self) -> u64;
+
+    /// The same key computed from scratch; for tests of the incremental update.
+    fn compute_key(&self) -> u64;
+
+    fn in_check(&self) -> bool;
+
+    /// A game end that does not depend on having legal moves: repetition, move-count rules,
+    /// insufficient material, a captured town.
+    fn rule_outcome(&self) -> Option<Outcome>;
+
+    /// The result when the side to move has no legal move (mate, or the game's stalemate rule).
+    fn no_moves_outcome(&self) -> Outcome;
+
+    /// Whether the current position occurred before within the last `plies` plies (the search
+    /// scores such a repetition as a draw).
+    fn is_repetition_within(&self, plies: usize) -> bool;
+
+    /// The complete end test: rule endings first, then "no legal moves".
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.rule_outcome() {
+            return Some(o);
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.is_empty().then(|| self.no_moves_outcome())
+    }
+
+    /// The move's string in the given notation.
+    fn move_to_string(&self, m: Move, notation: Notation) -> String;
+
+    /// Reads a move string by matching it against the strings of the legal moves, so parser and
+    /// formatter can never disagree. Games with several accepted forms override this.
+    fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.move_to_string(m, notation) == s)
+    }
+
+    /// Static evaluation in centipawns from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+
+    /// A rough value of what the move captures, for move ordering (0 for none).
+    fn capture_value(&self, m: Move) -> i32;
+
+    /// A text diagram of the board.
+    fn board_diagram(&self) -> String;
+}

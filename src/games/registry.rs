@@ -1,0 +1,58 @@
+//! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
+//! Nothing outside this file matches on variant names.
+
+use crate::games::chess::Chess;
+use crate::protocol::engine::{GameSession, Session};
+
+/// What the protocols and tools need to know about one variant.
+pub struct VariantInfo {
+    /// The name used by `UCI_Variant`, `--variant` and (unless `xboard_name` differs) XBoard.
+    pub name: &'static str,
+    /// XBoard's name for the game (`normal` for orthodox chess).
+    pub xboard_name: &'static str,
+    pub files: usize,
+    pub ranks: usize,
+    /// How many kinds of piece can be in hand (0 for games without a hand).
+    pub pocket: usize,
+    pub start_fen: &'static str,
+    /// A new session of this variant at its start position.
+    pub new_session: fn() -> Box<dyn Session>,
+}
+
+fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
+    Box::new(GameSession::<G>::new(name).expect("registered variant must start"))
+}
+
+/// Every variant of this build.
+pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
+    name: "chess",
+    xboard_name: "normal",
+    files: 8,
+    ranks: 8,
+    pocket: 0,
+    start_fen: crate::games::chess::CHESS_START,
+    new_session: || session::<Chess>("chess"),
+}];
+
+/// Looks a variant up by its UCI or XBoard name (case-insensitive).
+pub fn find(name: &str) -> Option<&'static VariantInfo> {
+    VARIANTS
+        .iter()
+        .find(|v| v.name.eq_ignore_ascii_case(name) || v.xboard_name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_starts_at_its_registered_fen() {
+        for v in VARIANTS {
+            let s = (v.new_session)();
+            assert_eq!(s.fen(), v.start_fen, "{}", v.name);
+            assert_eq!(s.variant(), v.name);
+        }
+        assert!(find("normal").is_some());
+        assert!(find("nosuchgame").is_none());
+    }
+}

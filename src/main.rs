@@ -1,0 +1,129 @@
+//! The `cannonade` command: the protocol loop by default, and tools as subcommands.
+
+use cannonade::games::registry::{self, VARIANTS};
+use cannonade::games::Notation;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "cannonade",
+    version,
+    about = "A UCI/XBoard engine for the cannon family of chess variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree, split by root move (Stockfish's format).
+    Perft {
+        /// Variant name (see `cannonade variants`).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long)]
+        depth: u32,
+        /// Start from this FEN instead of the variant's start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, space separated, in UCI notation.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// A rule switch, NAME=VALUE (true/false); may be repeated.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Threads to split the root moves over.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// List the variants this build knows.
+    Variants,
+}
+
+fn parse_bool(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Some(true),
+        "false" | "0" | "off" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+fn run_perft(
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    moves: &str,
+    options: &[String],
+    threads: usize,
+) -> Result<(), String> {
+    let info = registry::find(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
+    let mut session = (info.new_session)();
+    for opt in options {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
+        let value = parse_bool(value)
+            .ok_or_else(|| format!("option {name}: '{value}' is not true or false"))?;
+        session
+            .set_rule_option(name, value)
+            .map_err(|e| format!("option {name}: {e}"))?;
+    }
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    session
+        .set_position(fen, &moves, Notation::Uci)
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let split = session.perft_divide(depth, threads.max(1), Notation::Uci);
+    let elapsed = start.elapsed();
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        split.iter().map(|(_, n)| n).sum()
+    };
+    for (m, n) in &split {
+        println!("{m}: {n}");
+    }
+    println!();
+    println!("Nodes searched: {total}");
+    let ms = elapsed.as_millis();
+    eprintln!(
+        "time {ms} ms, {} nodes/second",
+        (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft {
+            variant,
+            depth,
+            fen,
+            moves,
+            options,
+            threads,
+        }) => run_perft(&variant, depth, fen.as_deref(), &moves, &options, threads),
+        Some(Command::Variants) => {
+            for v in VARIANTS {
+                println!(
+                    "{} ({}x{}, XBoard: {})",
+                    v.name, v.files, v.ranks, v.xboard_name
+                );
+            }
+            Ok(())
+        }
+        None => Err("the protocol loop is not built yet".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The engine facade: one object-safe interface over every game, so the protocols and tools
+//! choose a game by name at run time while the work inside is monomorphised per game.
+
+use crate::games::{Game, GameError, MoveList, Notation, Outcome};
+use crate::tools::perft;
+
+/// A game in progress: its variant, rule switches and current position.
+pub trait Session: Send {
+    fn variant(&self) -> &'static str;
+    /// Sets a rule switch; takes effect from the next position set up.
+    fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError>;
+    fn rule_option_names(&self) -> Vec<&'static str>;
+    /// Sets the position from a FEN (or the start position) and a list of move strings. On any
+    /// error nothing changes.
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[&str],
+        notation: Notation,
+    ) -> Result<(), GameError>;
+    /// Plays one more move string on the current position.
+    fn play(&mut self, mv: &str, notation: Notation) -> Result<(), GameError>;
+    fn fen(&self) -> String;
+    fn key(&self) -> u64;
+    fn board_diagram(&self) -> String;
+    fn legal_moves(&self, notation: Notation) -> Vec<String>;
+    fn outcome(&self) -> Option<Outcome>;
+    /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
+    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
+}
+
+/// The facade for one game type.
+pub struct GameSession<G: Game> {
+    /// The start position with the current rule switches; FENs are read relative to it.
+    base: G,
+    pos: G,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new(variant: &str) -> Result<Self, GameError> {
+        let base = G::new_game(variant)?;
+        Ok(GameSession {
+            pos: base.clone(),
+            base,
+        })
+    }
+
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+}
+
+/// Plays `moves` (strings) from `pos`, stopping with an error at the first that is not legal.
+pub fn apply_moves<G: Game>(
+    pos: &mut G,
+    moves: &[&str],
+    notation: Notation,
+) -> Result<(), GameError> {
+    for (i, s) in moves.iter().enumerate() {
+        match pos.parse_move(s, notation) {
+            Some(m) => pos.make_move(m),
+            None => {
+                return Err(GameError(format!(
+                    "move {} '{s}' is not legal in {}",
+                    i + 1,
+                    pos.to_fen()
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn variant(&self) -> &'static str {
+        self.pos.variant()
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError> {
+        let mut base = self.base.clone();
+        base.set_rule_option(name, value)?;
+        self.base = base;
+        let mut pos = self.pos.clone();
+        pos.set_rule_option(name, value)?;
+        self.pos = pos;
+        Ok(())
+    }
+
+    fn rule_option_names(&self) -> Vec<&'static str> {
+        self.base.rule_options().iter().map(|o| o.name).collect()
+    }
+
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[&str],
+        notation: Notation,
+    ) -> Result<(), GameError> {
+        let mut pos = match fen {
+            Some(f) => self.base.with_fen(f)?,
+            None => self.base.clone(),
+        };
+        apply_moves(&mut pos, moves, notation)?;
+        self.pos = pos;
+        Ok(())
+    }
+
+    fn play(&mut self, mv: &str, notation: Notation) -> Result<(), GameError> {
+        apply_moves(&mut self.pos, &[mv], notation)
+    }
+
+    fn fen(&self) -> String {
+        self.pos.to_fen()
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+
+    fn board_diagram(&self) -> String {
+        self.pos.board_diagram()
+    }
+
+    fn legal_moves(&self, notation: Notation) -> Vec<String> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.iter()
+            .map(|&m| self.pos.move_to_string(m, notation))
+            .collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+
+    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)> {
+        perft::divide(&self.pos, depth, threads)
+            .into_iter()
+            .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
+            .collect()
+    }
+}

@@ -1,0 +1,3 @@
+//! Protocol adapters and the engine facade they talk to.
+
+pub mod engine;

@@ -1,0 +1,3 @@
+//! Tools built on the games: perft (and later bench and the match runner).
+
+pub mod perft;
