@@ -160,7 +160,7 @@ impl TranspositionTable {
     /// search's age (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed);
-        let mut used = 0;
+        let mut used: u32 = 0;
         let mut seen = 0;
         'outer: for b in &self.buckets {
             for slot in &b.slots {
