@@ -344,16 +344,8 @@ impl Uci {
         self.session = session;
         self.variant = info;
         self.tt.clear();
-        if info.name != "chess" {
-            say(&format!(
-                "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
-                info.name,
-                info.files,
-                info.ranks,
-                info.pocket,
-                info.gui_template(),
-                info.start_fen
-            ));
+        if let Some(line) = variant_line(info) {
+            say(&line);
         }
         Ok(())
     }
@@ -556,6 +548,22 @@ impl Uci {
     }
 }
 
+/// What Fairy-Stockfish prints when a variant is selected, so GUIs that know it (e.g. for
+/// board size and start position) can set up the board; nothing for orthodox chess.
+pub fn variant_line(info: &VariantInfo) -> Option<String> {
+    (info.name != "chess").then(|| {
+        format!(
+            "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
+            info.name,
+            info.files,
+            info.ranks,
+            info.pocket,
+            info.gui_template(),
+            info.start_fen
+        )
+    })
+}
+
 fn is_go_keyword(t: &str) -> bool {
     matches!(
         t,
@@ -572,4 +580,66 @@ fn is_go_keyword(t: &str) -> bool {
             | "ponder"
             | "perft"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Score;
+
+    #[test]
+    fn variant_lines_follow_fairy_stockfish() {
+        let chess = registry::find("chess").unwrap();
+        assert_eq!(variant_line(chess), None);
+        let shogi_like = VariantInfo {
+            name: "cannonshogi",
+            xboard_name: "cannonshogi",
+            files: 9,
+            ranks: 9,
+            pocket: 7,
+            start_fen: "a b w - 1",
+            new_session: chess.new_session,
+        };
+        assert_eq!(
+            variant_line(&shogi_like).unwrap(),
+            "info string variant cannonshogi files 9 ranks 9 pocket 7 template shogi startpos a b w - 1"
+        );
+        let wide = VariantInfo {
+            name: "cannonrider",
+            files: 10,
+            ranks: 8,
+            pocket: 0,
+            ..shogi_like
+        };
+        assert!(variant_line(&wide)
+            .unwrap()
+            .contains("files 10 ranks 8 pocket 0 template fairy startpos"));
+    }
+
+    #[test]
+    fn info_lines() {
+        let info = PvInfo {
+            depth: 7,
+            seldepth: 12,
+            multipv: 2,
+            score: Score::Mate(-3),
+            bound: Some(Bound::Upper),
+            nodes: 5000,
+            time: Duration::from_millis(250),
+            hashfull: 17,
+            pv: vec!["e2e4".to_string(), "e7e5".to_string()],
+        };
+        assert_eq!(
+            format_info(&info),
+            "info depth 7 seldepth 12 multipv 2 score mate -3 upperbound nodes 5000 nps 20000 \
+             hashfull 17 time 250 pv e2e4 e7e5"
+        );
+        let over = PvInfo {
+            depth: 0,
+            score: Score::Cp(0),
+            pv: vec![],
+            ..info
+        };
+        assert_eq!(format_info(&over), "info depth 0 score cp 0");
+    }
 }
