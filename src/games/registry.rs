@@ -34,6 +34,19 @@ pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
     new_session: || session::<Chess>("chess"),
 }];
 
+impl VariantInfo {
+    /// The board template a GUI should draw, as Fairy-Stockfish names it in its
+    /// `info string variant ... template T` line: `shogi` for the shogi family (hands and
+    /// shogi-style promotion), `fairy` for everything else.
+    pub fn gui_template(&self) -> &'static str {
+        if self.name.ends_with("shogi") {
+            "shogi"
+        } else {
+            "fairy"
+        }
+    }
+}
+
 /// Looks a variant up by its UCI or XBoard name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {
     VARIANTS
