@@ -134,13 +134,14 @@ impl CannonPosition {
             }
         };
         let (w, b) = (state(Color::White), state(Color::Black));
-        let ok = match (w, b, self.side) {
-            (0, 0, Color::White) => true,
-            (1, 0, Color::Black) => true,
-            (1, 1, _) => true,
-            (2, 1, Color::White) | (1, 2, Color::Black) => true,
-            _ => false,
-        };
+        let ok = matches!(
+            (w, b, self.side),
+            (0, 0, Color::White)
+                | (1, 0, Color::Black)
+                | (1, 1, _)
+                | (2, 1, Color::White)
+                | (1, 2, Color::Black)
+        );
         if ok {
             return Ok(());
         }

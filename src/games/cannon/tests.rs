@@ -858,4 +858,12 @@ proptest! {
 fn reference_generator_perft_5() {
     let start = CannonPosition::new_game("cannon").unwrap();
     assert_eq!(reference::Board::from(&start).perft(5), 4_615_160);
+    for (clear, n) in [(false, 2_284_947), (true, 2_280_171)] {
+        let p = CannonPosition::from_fen(MIDDLE_GAME, clear).unwrap();
+        assert_eq!(
+            reference::Board::from(&p).perft(4),
+            n,
+            "CannonClearShot={clear}"
+        );
+    }
 }
