@@ -6,8 +6,8 @@
 //! - mobility (steps forward and cannon slides available);
 //! - town safety: enemy soldiers close to the town, own soldiers guarding it;
 //! - threats: what each side could capture or shoot next move. The side to move gets to carry
-//!   out one threat, the other side's threats are a liability; a shot or capture aimed at a
-//!   town decides the game.
+//!   out one threat, the other side's threats are a liability (more so on a cannon's soldier);
+//!   a shot or capture aimed at a town decides the game.
 
 use super::position::CannonPosition;
 use super::tables::forward;
@@ -37,6 +37,8 @@ const TOWN_TAKE_NOW: i32 = 3000;
 /// The side to move can take a soldier now; each of our soldiers the enemy could take.
 const TAKE_NOW: i32 = 45;
 const HANGING: i32 = 15;
+/// Extra for each attacked soldier that belongs to a cannon: losing it breaks the gun.
+const CANNON_HANGING: i32 = 10;
 /// Being on move is worth a little in a game without passing.
 const TEMPO: i32 = 8;
 
@@ -64,8 +66,22 @@ impl CannonPosition {
                 score += TAKE_NOW;
             }
             score -= HANGING * (theirs & self.soldiers(us)).count() as i32;
+            score -= CANNON_HANGING * (theirs & self.cannon_soldiers(us)).count() as i32;
         }
         score
+    }
+
+    /// The side's soldiers that belong to at least one cannon.
+    pub(crate) fn cannon_soldiers(&self, c: Color) -> crate::board::Bitboard<u128> {
+        let t = self.t;
+        let s = self.soldiers(c);
+        let mut members = crate::board::Bitboard::EMPTY;
+        for line in super::movegen::LINES {
+            let low = self.cannon_lows(s, line);
+            let mid = t.shift(low, line);
+            members |= low | mid | t.shift(mid, line);
+        }
+        members
     }
 
     /// Terms of one side that do not depend on whose turn it is.

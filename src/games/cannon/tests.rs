@@ -571,6 +571,25 @@ fn evaluation_is_symmetric_and_sees_the_obvious() {
     assert_eq!(zone.count(), 9);
 }
 
+#[test]
+fn evaluation_finds_cannon_soldiers_and_threats() {
+    // A line of four (all members), a diagonal cannon, a lone soldier and a pair (not members).
+    let p = position("Se3 Se4 Se5 Se6 Sa2 Sb3 Sc4 Sg2 Sh2 Sh3 sd7 Tb1 tc10", 'w');
+    let names = |bb: super::tables::Bb| -> BTreeSet<String> {
+        bb.squares()
+            .map(|sq| p.t.geo.square_name(sq, false))
+            .collect()
+    };
+    assert_eq!(
+        names(p.cannon_soldiers(Color::White)),
+        set(&["e3", "e4", "e5", "e6", "a2", "b3", "c4"])
+    );
+    // Black's d7 can take e6 (diagonally forward for black); nothing else is in reach.
+    assert_eq!(names(p.attacked_by(Color::Black)), set(&["e6"]));
+    // White's e6 can take d7; the cannon e4-e5-e6 has no target past the empty e7 (e8, e9).
+    assert_eq!(names(p.attacked_by(Color::White)), set(&["d7"]));
+}
+
 // ---------------------------------------------------------------------------------------
 // A reference generator straight from the rules text, square by square.
 
