@@ -1,5 +1,6 @@
 //! The `Game` trait that every game implements, the shared move type, and the variant registry.
 
+pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;

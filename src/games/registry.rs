@@ -1,6 +1,7 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
+use crate::games::cannon::{CannonPosition, CANNON_START};
 use crate::games::chess::Chess;
 use crate::protocol::engine::{GameSession, Session};
 
@@ -24,15 +25,26 @@ fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
 }
 
 /// Every variant of this build.
-pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
-    name: "chess",
-    xboard_name: "normal",
-    files: 8,
-    ranks: 8,
-    pocket: 0,
-    start_fen: crate::games::chess::CHESS_START,
-    new_session: || session::<Chess>("chess"),
-}];
+pub static VARIANTS: &[VariantInfo] = &[
+    VariantInfo {
+        name: "chess",
+        xboard_name: "normal",
+        files: 8,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESS_START,
+        new_session: || session::<Chess>("chess"),
+    },
+    VariantInfo {
+        name: "cannon",
+        xboard_name: "cannon",
+        files: 10,
+        ranks: 10,
+        pocket: 1,
+        start_fen: CANNON_START,
+        new_session: || session::<CannonPosition>("cannon"),
+    },
+];
 
 impl VariantInfo {
     /// The board template a GUI should draw, as Fairy-Stockfish names it in its
