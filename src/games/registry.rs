@@ -1,7 +1,7 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
-use crate::games::chess::Chess;
+use crate::games::chess::{CannonriderChess, Chess};
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -24,15 +24,35 @@ fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
 }
 
 /// Every variant of this build.
-pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
-    name: "chess",
-    xboard_name: "normal",
-    files: 8,
-    ranks: 8,
-    pocket: 0,
-    start_fen: crate::games::chess::CHESS_START,
-    new_session: || session::<Chess>("chess"),
-}];
+pub static VARIANTS: &[VariantInfo] = &[
+    VariantInfo {
+        name: "chess",
+        xboard_name: "normal",
+        files: 8,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESS_START,
+        new_session: || session::<Chess>("chess"),
+    },
+    VariantInfo {
+        name: "cannonrider",
+        xboard_name: "cannonrider",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_START,
+        new_session: || session::<CannonriderChess>("cannonrider"),
+    },
+    VariantInfo {
+        name: "cannonriderscorpion",
+        xboard_name: "cannonriderscorpion",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
+        new_session: || session::<CannonriderChess>("cannonriderscorpion"),
+    },
+];
 
 /// Looks a variant up by its UCI or XBoard name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {

@@ -3,6 +3,7 @@
 
 use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
+use super::rules::ChessRules;
 use super::tables::ChessTables;
 use crate::board::{BitWord, Color, Square};
 use crate::games::{err, GameError};
@@ -85,7 +86,7 @@ pub(crate) fn parse_board<W: BitWord>(
     Ok(pieces)
 }
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
     pub fn from_fen(
         t: &'static ChessTables<W>,
@@ -109,7 +110,7 @@ impl<W: BitWord> ChessPosition<W> {
         };
         let mut pos = ChessPosition::empty(t, variant);
         for (sq, c) in parse_board(t, board_part)? {
-            let Some(p) = Piece::from_letter(c) else {
+            let Some(p) = Piece::from_letter_in(c, R::ROLES) else {
                 return err(format!("unknown piece letter '{c}' in FEN"));
             };
             pos.put(p, sq);
@@ -121,7 +122,7 @@ impl<W: BitWord> ChessPosition<W> {
             }
         }
         let promo_ranks = geo.rank_mask(0) | geo.rank_mask(geo.ranks() - 1);
-        if (pos.role_bb(Role::Pawn) & promo_ranks).any() {
+        if (pos.pawn_like() & promo_ranks).any() {
             return err("a pawn stands on the first or last rank");
         }
 
@@ -234,8 +235,7 @@ impl<W: BitWord> ChessPosition<W> {
         }
         let pawn_sq = geo.step(ep, self.t.forward(!us));
         let origin = geo.step(ep, self.t.forward(us));
-        let pawn_there =
-            pawn_sq.is_some_and(|s| self.piece_at(s) == Some(Piece::new(!us, Role::Pawn)));
+        let pawn_there = pawn_sq.is_some_and(|s| (self.pawn_like() & self.ours(!us)).contains(s));
         let clear =
             self.piece_at(ep).is_none() && origin.is_some_and(|s| self.piece_at(s).is_none());
         if !pawn_there || !clear {
