@@ -1,7 +1,7 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
-use crate::games::chess::{CannonriderChess, Chess};
+use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -51,6 +51,24 @@ pub static VARIANTS: &[VariantInfo] = &[
         pocket: 0,
         start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
         new_session: || session::<CannonriderChess>("cannonriderscorpion"),
+    },
+    VariantInfo {
+        name: "swedishcannon",
+        xboard_name: "swedishcannon",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon"),
+    },
+    VariantInfo {
+        name: "swedishcannon1",
+        xboard_name: "swedishcannon1",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON1_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon1"),
     },
 ];
 

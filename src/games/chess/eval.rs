@@ -66,6 +66,15 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             eg += sign * (VALUE_EG[role.index()] + e);
             phase += PHASE[role.index()];
         }
+        // A cannon in reserve is worth a little less than one on the board: it still has to
+        // find a second-rank pawn with room ahead.
+        let cannon = Role::Cannon.index();
+        for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let n = self.reserve[c.index()] as i32;
+            mg += sign * n * (VALUE_MG[cannon] - 20);
+            eg += sign * n * (VALUE_EG[cannon] - 20);
+            phase += n * PHASE[cannon];
+        }
         let phase = phase.min(FULL_PHASE);
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
     }

@@ -13,8 +13,9 @@ pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
 pub use rules::{
-    Cannonrider, ChessBoard, ChessRules, Orthodox, CANNONRIDER_SCORPION_START, CANNONRIDER_START,
-    CHESS_START, GUSTAVIAN_CHESS_START,
+    Cannonrider, ChessBoard, ChessRules, Orthodox, SwedishCannon, CANNONRIDER_SCORPION_START,
+    CANNONRIDER_START, CHESS_START, GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START,
+    SWEDISH_CANNON_START,
 };
 pub use tables::ChessTables;
 
@@ -29,6 +30,8 @@ pub type Chess = ChessPosition<u64>;
 pub type GustavianChess = ChessPosition<u128>;
 /// Gustavian Cannonrider Chess, with pawns or with Scorpions.
 pub type CannonriderChess = ChessPosition<u128, Cannonrider>;
+/// Swedish Cannon Chess, with two or one cannons in reserve.
+pub type SwedishCannonChess = ChessPosition<u64, SwedishCannon>;
 
 /// Tables of the orthodox 8x8 board, built on first use.
 pub fn chess_tables() -> &'static ChessTables<u64> {

@@ -188,6 +188,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 }
             }
         }
+        if R::SWEDISH_CANNONS {
+            self.generate_swedish_cannon_moves(out);
+        }
         if R::SCORPIONS {
             let scorpions = self.pieces(us, Role::Scorpion);
             let dr = us.sign() as i8;
@@ -198,6 +201,54 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                         push_promotions::<R>(out, from, to, FROM_SCORPION);
                     } else {
                         out.push(Move::normal(from, to));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Swedish cannons on the board, and drops from the reserve. Only reached when
+    /// `R::SWEDISH_CANNONS`.
+    fn generate_swedish_cannon_moves(&self, out: &mut MoveList) {
+        let t = self.t;
+        let geo = &t.geo;
+        let us = self.side;
+        let occ = self.occupied();
+        let own = self.ours(us);
+        let empty = !occ & geo.valid();
+        for from in self.pieces(us, Role::Cannon) {
+            // Jumps: past one screen, to the empty squares beyond it or onto the first piece
+            // there if it is an enemy. Only a cannon with no jump at all (judged on the board,
+            // legality aside) may slide like a rook, without capturing.
+            let mut jumps = Bitboard::EMPTY;
+            for d in RayDir::ORTHOGONAL {
+                jumps |= t.rays.hop_line(d, from, occ);
+            }
+            jumps &= !own;
+            let to_set = if jumps.any() {
+                jumps
+            } else {
+                t.rays.rook_attacks(from, occ) & empty
+            };
+            for to in to_set {
+                out.push(Move::normal(from, to));
+            }
+        }
+        if self.reserve[us.index()] > 0 {
+            // A cannon enters on a second-rank pawn, which moves two squares ahead; both squares
+            // in front of the pawn must be empty.
+            let fwd = t.forward(us);
+            let second = geo.rank_mask(if us == Color::White {
+                1
+            } else {
+                geo.ranks() - 2
+            });
+            for sq in self.pieces(us, Role::Pawn) & second {
+                let one = geo.step(sq, fwd);
+                let two = one.and_then(|s| geo.step(s, fwd));
+                if let (Some(one), Some(two)) = (one, two) {
+                    if empty.contains(one) && empty.contains(two) {
+                        out.push(Move::new(sq, sq, MoveKind::Drop, Role::Cannon as u8));
                     }
                 }
             }

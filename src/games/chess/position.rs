@@ -137,6 +137,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         p
     }
 
+    /// Pieces of colour `c` in reserve.
+    pub fn reserve(&self, c: Color) -> u8 {
+        self.reserve[c.index()]
+    }
+
+    /// Sets a reserve count, keeping the key in step.
+    pub(crate) fn set_reserve(&mut self, c: Color, n: u8) {
+        let keys = &self.t.keys.reserve[c.index()];
+        self.key ^= keys[self.reserve[c.index()] as usize] ^ keys[n as usize];
+        self.reserve[c.index()] = n;
+    }
+
     /// All pieces of `by` that attack `sq`, with the board occupied as `occ`.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard<W>, by: Color) -> Bitboard<W> {
@@ -263,6 +275,26 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 self.put(p, to);
                 self.halfmove = 0;
             }
+            MoveKind::Drop => {
+                // A cannon from the reserve replaces a pawn, which moves two squares ahead and
+                // can be taken en passant on the square it passed.
+                let step = t.geo.files();
+                let (passed, pawn_to) = if us == Color::White {
+                    (to.index() + step, to.index() + 2 * step)
+                } else {
+                    (to.index() - step, to.index() - 2 * step)
+                };
+                let pawn = self.remove(to);
+                self.put(pawn, Square::new(pawn_to as u8));
+                self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
+                self.set_reserve(us, self.reserve[us.index()] - 1);
+                self.halfmove = 0;
+                let ep = Square::new(passed as u8);
+                if self.ep_capturable(ep, !us) {
+                    self.ep = Some(ep);
+                    self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
+                }
+            }
             _ => {
                 if self.board[to.index()] != EMPTY {
                     undo.captured = self.remove(to).code();
@@ -328,6 +360,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                     to.index() + self.t.geo.files()
                 } as u8);
                 self.put(Piece::from_code(undo.captured), cap);
+            }
+            MoveKind::Drop => {
+                let step = self.t.geo.files();
+                let pawn_to = if us == Color::White {
+                    to.index() + 2 * step
+                } else {
+                    to.index() - 2 * step
+                };
+                self.remove(to);
+                let pawn = self.remove(Square::new(pawn_to as u8));
+                self.put(pawn, to);
+                self.reserve[us.index()] += 1;
             }
             _ => {
                 let p = self.remove(to);

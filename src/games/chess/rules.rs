@@ -107,3 +107,38 @@ impl ChessRules for Cannonrider {
         }
     }
 }
+
+/// Swedish Cannon Chess (M. Winther, 2007): orthodox chess plus cannons in reserve.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SwedishCannon;
+
+pub const SWEDISH_CANNON_START: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[CCcc] w KQkq - 0 1";
+pub const SWEDISH_CANNON1_START: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Cc] w KQkq - 0 1";
+
+impl ChessRules for SwedishCannon {
+    const ROLES: &'static [Role] = &[
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+        Role::Cannon,
+    ];
+    const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+    const SWEDISH_CANNONS: bool = true;
+
+    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
+        match name {
+            "swedishcannon" => Some(("swedishcannon", SWEDISH_CANNON_START, ChessBoard::Orthodox)),
+            "swedishcannon1" => Some((
+                "swedishcannon1",
+                SWEDISH_CANNON1_START,
+                ChessBoard::Orthodox,
+            )),
+            _ => None,
+        }
+    }
+}
