@@ -4,8 +4,8 @@
 //! shares none of their code.
 #![allow(dead_code)]
 
-use cannonade::board::{BitWord, Color, Offset, Square};
-use cannonade::games::chess::{ChessPosition, ChessRules, Role};
+use cannonade::board::{BitWord, Color, Square};
+use cannonade::games::chess::{ChessPosition, ChessRules};
 use cannonade::games::{Game, Move, MoveList, Notation};
 
 /// Every legal move as a UCI string, sorted.
@@ -48,18 +48,7 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     cannonade::tools::perft::perft(pos, depth)
 }
 
-const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-];
+pub mod naive;
 
 /// Does any piece of `by` attack `target`? Each piece is walked square by square.
 pub fn naive_attacked<W: BitWord, R: ChessRules>(
@@ -67,69 +56,7 @@ pub fn naive_attacked<W: BitWord, R: ChessRules>(
     target: Square,
     by: Color,
 ) -> bool {
-    let geo = &pos.tables().geo;
-    let occupied = |s: Square| pos.piece_at(s).is_some();
-    let step = |s: Square, (df, dr): (i8, i8)| geo.step(s, Offset::new(df, dr));
-    // Slides from `s` along `d`: true if `target` is reached before any other piece.
-    let slides_to = |s: Square, d: (i8, i8)| {
-        let mut cur = s;
-        while let Some(n) = step(cur, d) {
-            if n == target {
-                return true;
-            }
-            if occupied(n) {
-                return false;
-            }
-            cur = n;
-        }
-        false
-    };
-    // Hops from `s` along `d`: true if `target` is the first piece after exactly one screen.
-    let hops_to = |s: Square, d: (i8, i8)| {
-        let mut cur = s;
-        let mut screens = 0;
-        while let Some(n) = step(cur, d) {
-            if occupied(n) || n == target {
-                if screens == 1 {
-                    return n == target;
-                }
-                screens += 1;
-            }
-            cur = n;
-        }
-        false
-    };
-    for s in geo.valid() {
-        let Some(p) = pos.piece_at(s) else { continue };
-        if p.color() != by {
-            continue;
-        }
-        let fwd = if by == Color::White { 1 } else { -1 };
-        let dark = (geo.file_of(s) + geo.rank_of(s)) % 2 == 1;
-        let hit = match p.role() {
-            Role::Pawn | Role::Scorpion => [(1, fwd), (-1, fwd)]
-                .into_iter()
-                .any(|d| step(s, d) == Some(target)),
-            Role::Knight => KNIGHT.into_iter().any(|d| step(s, d) == Some(target)),
-            Role::King => ORTHOGONAL
-                .into_iter()
-                .chain(DIAGONAL)
-                .any(|d| step(s, d) == Some(target)),
-            Role::Bishop => DIAGONAL.into_iter().any(|d| slides_to(s, d)),
-            Role::Rook => ORTHOGONAL.into_iter().any(|d| slides_to(s, d)),
-            Role::Queen => ORTHOGONAL
-                .into_iter()
-                .chain(DIAGONAL)
-                .any(|d| slides_to(s, d)),
-            Role::Cannon => ORTHOGONAL.into_iter().any(|d| hops_to(s, d)),
-            Role::Cannonrider if dark => ORTHOGONAL.into_iter().any(|d| hops_to(s, d)),
-            Role::Cannonrider => KNIGHT.into_iter().any(|d| slides_to(s, d)),
-        };
-        if hit {
-            return true;
-        }
-    }
-    false
+    naive::Board::from_position(pos).attacked(target.index(), by)
 }
 
 /// A small deterministic generator for random playouts.
@@ -146,8 +73,9 @@ impl Rng {
 }
 
 /// Plays random games from `start` and checks at every node: the incremental key, FEN round
-/// trip, `in_check` against the naive attack test, that no legal move leaves the mover's king
-/// attacked, and that unmake restores the position.
+/// trip, `in_check` against the naive attack test, the legal moves against the naive move
+/// generator, that no legal move leaves the mover's king attacked, and that unmake restores the
+/// position.
 pub fn random_playouts<W, R>(start: &ChessPosition<W, R>, games: u64, plies: usize)
 where
     W: BitWord,
@@ -172,6 +100,11 @@ where
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             let moves: Vec<Move> = list.to_vec();
+            assert_eq!(
+                all_moves(&pos),
+                naive::Board::from_position(&pos).legal_moves(),
+                "legal moves of {fen}"
+            );
             for &m in &moves {
                 let s = pos.move_to_string(m, Notation::Uci);
                 pos.make_move(m);
