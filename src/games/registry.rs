@@ -2,7 +2,7 @@
 //! Nothing outside this file matches on variant names.
 
 use crate::games::cannon::{CannonPosition, CANNON_START};
-use crate::games::chess::Chess;
+use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -43,6 +43,42 @@ pub static VARIANTS: &[VariantInfo] = &[
         pocket: 1,
         start_fen: CANNON_START,
         new_session: || session::<CannonPosition>("cannon"),
+    },
+    VariantInfo {
+        name: "cannonrider",
+        xboard_name: "cannonrider",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_START,
+        new_session: || session::<CannonriderChess>("cannonrider"),
+    },
+    VariantInfo {
+        name: "cannonriderscorpion",
+        xboard_name: "cannonriderscorpion",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
+        new_session: || session::<CannonriderChess>("cannonriderscorpion"),
+    },
+    VariantInfo {
+        name: "swedishcannon",
+        xboard_name: "swedishcannon",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon"),
+    },
+    VariantInfo {
+        name: "swedishcannon1",
+        xboard_name: "swedishcannon1",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON1_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon1"),
     },
 ];
 
