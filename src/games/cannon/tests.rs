@@ -564,11 +564,12 @@ fn evaluation_is_symmetric_and_sees_the_obvious() {
     assert!(lose.evaluate() < -200);
     let start = CannonPosition::new_game("cannon").unwrap();
     assert!(start.evaluate().abs() < 50);
-    let zone = start.zone(
-        super::tables::Bb::from_square(crate::board::Square::new(0)),
-        2,
-    );
-    assert_eq!(zone.count(), 9);
+    // Town-safety zones: a1 has 4, 9 and 25 squares within 1, 2 and 4 king steps; e5 has 9,
+    // 25 and 81.
+    let zones = &start.t.zones;
+    let count = |sq: usize| zones.iter().map(|z| z[sq].count()).collect::<Vec<_>>();
+    assert_eq!(count(0), [4, 9, 25]);
+    assert_eq!(count(44), [9, 25, 81]);
 }
 
 #[test]
@@ -884,5 +885,30 @@ fn reference_generator_perft_5() {
             n,
             "CannonClearShot={clear}"
         );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Bad input is an error, never a panic: random text, and random edits of a good FEN.
+    #[test]
+    fn any_fen_or_move_text_is_refused_or_read_without_panic(
+        text in "\\PC{0,80}",
+        cut in 0usize..120,
+        insert in "[0-9a-zT\\[\\]/ @,-]{0,4}",
+    ) {
+        let _ = CannonPosition::from_fen(&text, false);
+        let mut edited: String = MIDDLE_GAME.chars().take(cut).collect();
+        edited += &insert;
+        edited.extend(MIDDLE_GAME.chars().skip(cut + 1));
+        if let Ok(p) = CannonPosition::from_fen(&edited, false) {
+            prop_assert_eq!(p.with_fen(&p.to_fen()).unwrap().to_fen(), p.to_fen());
+        }
+        let p = CannonPosition::from_fen(MIDDLE_GAME, false).unwrap();
+        for notation in [Notation::Uci, Notation::XBoard] {
+            let _ = p.parse_move(&text, notation);
+            let _ = p.parse_move(&insert, notation);
+        }
     }
 }
