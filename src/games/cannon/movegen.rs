@@ -207,6 +207,7 @@ impl CannonPosition {
     }
 
     /// [`CannonPosition::attacks_with`] for the side's current cannons.
+    #[cfg(test)]
     pub(crate) fn attacked_by(&self, us: Color) -> Bb {
         self.attacks_with(us, &self.guns(self.soldiers[us.index()]))
     }
