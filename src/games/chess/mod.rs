@@ -238,6 +238,13 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             }
     }
 
+    fn mover_value(&self, m: Move) -> i32 {
+        if m.kind() == MoveKind::Drop {
+            return 0;
+        }
+        self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();
