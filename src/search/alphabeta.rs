@@ -3,7 +3,7 @@
 //! and reductions). Every game rule comes from the `Game` trait.
 
 use super::limits::Limits;
-use super::ordering::{History, MovePicker};
+use super::ordering::{History, MovePicker, Scores};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -474,7 +474,15 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let side = self.pos.side_to_move();
         let killers = self.killers[ply];
-        let picker = MovePicker::new(&self.pos, &mut moves, tt_move, killers, &self.history);
+        let mut scores = Scores::new();
+        let picker = MovePicker::new(
+            &self.pos,
+            &mut moves,
+            &mut scores,
+            tt_move,
+            killers,
+            &self.history,
+        );
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
@@ -630,7 +638,8 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let orig_alpha = alpha;
         let mut best_move = Move::NONE;
-        let picker = MovePicker::tactical(&self.pos, &mut moves, tt_move);
+        let mut scores = Scores::new();
+        let picker = MovePicker::tactical(&self.pos, &mut moves, &mut scores, tt_move);
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {

@@ -32,7 +32,10 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
         return Some(TimeBudget { soft: t, hard: t });
     }
     let time = limits.time?;
-    let mtg = limits.moves_to_go.unwrap_or(SUDDEN_DEATH_MOVES).clamp(1, 50);
+    let mtg = limits
+        .moves_to_go
+        .unwrap_or(SUDDEN_DEATH_MOVES)
+        .clamp(1, 50);
     // Everything we may spend until the time control, delays of every move deducted.
     let total = (time + limits.inc * (mtg - 1))
         .saturating_sub(overhead * (mtg + 2))
