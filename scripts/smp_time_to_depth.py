@@ -51,7 +51,8 @@ def run(exe, threads, depth):
         lines = until("bestmove")
         info = [l for l in lines if l.startswith(f"info depth {depth} ")][-1]
         ms = int(info.split(" time ")[1].split()[0])
-        times.append(ms)
+        nodes = int(info.split(" nodes ")[1].split()[0])
+        times.append((ms, nodes))
     send("quit")
     p.wait()
     return times
@@ -64,17 +65,26 @@ def main():
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     one = [0] * len(POSITIONS)
     many = [0] * len(POSITIONS)
+    one_nodes = [0] * len(POSITIONS)
+    many_nodes = [0] * len(POSITIONS)
     for _ in range(rounds):
-        for i, t in enumerate(run(exe, 1, depth)):
+        for i, (t, n) in enumerate(run(exe, 1, depth)):
             one[i] += t
-        for i, t in enumerate(run(exe, threads, depth)):
+            one_nodes[i] += n
+        for i, (t, n) in enumerate(run(exe, threads, depth)):
             many[i] += t
+            many_nodes[i] += n
     for i, pos in enumerate(POSITIONS):
-        print(f"{pos[:60]:60} 1 thread {one[i] / rounds:8.0f} ms   "
-              f"{threads} threads {many[i] / rounds:8.0f} ms")
+        print(f"{pos[:50]:50} 1 thread {one[i] / rounds:7.0f} ms {one_nodes[i] / rounds:9.0f} n"
+              f"   {threads} threads {many[i] / rounds:7.0f} ms {many_nodes[i] / rounds:9.0f} n")
     s1, s2 = sum(one) / rounds, sum(many) / rounds
+    n1, n2 = sum(one_nodes) / rounds, sum(many_nodes) / rounds
     print(f"total: 1 thread {s1:.0f} ms, {threads} threads {s2:.0f} ms, "
-          f"speed-up {s1 / max(s2, 1):.2f}x (depth {depth})")
+          f"wall speed-up {s1 / max(s2, 1):.2f}x (depth {depth})")
+    # On a machine with a free core per thread every thread runs at the 1-thread speed, so the
+    # node counts predict the wall-clock speed-up even when the machine is busy.
+    print(f"nodes: 1 thread {n1:.0f}, {threads} threads {n2:.0f} (all threads); "
+          f"speed-up with a free core per thread ~{threads * n1 / max(n2, 1):.2f}x")
 
 
 if __name__ == "__main__":

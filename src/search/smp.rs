@@ -2,7 +2,7 @@
 //! and they help each other only through the shared transposition table. Thread 0 (the main
 //! thread) owns the clock, reports, and decides the move.
 
-use super::alphabeta::{MainDuties, Worker};
+use super::alphabeta::{Frontier, MainDuties, Worker};
 use super::limits::Limits;
 use super::time;
 use super::tt::TranspositionTable;
@@ -85,6 +85,10 @@ pub fn search<G: Game>(
     tt.new_search();
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    // With several lines (MultiPV) the helpers search only the best one, so their results are
+    // not interchangeable with the main thread's: they then help through the table only.
+    let frontier = Frontier::default();
+    let frontier = (opts.multipv <= 1).then_some(&frontier);
     let main_duties = MainDuties {
         budget: time::budget(limits, opts.move_overhead),
         node_limit: limits.nodes,
@@ -98,7 +102,8 @@ pub fn search<G: Game>(
                 .name(format!("search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(helper_pos, tt, ctl, counters, id, None, root);
+                    let mut w =
+                        Worker::new(helper_pos, tt, ctl, counters, id, None, frontier, root);
                     w.iterate(&Limits::default(), 1, &mut |_| {});
                 });
             // Without the thread the search is only slower, not wrong.
@@ -106,9 +111,22 @@ pub fn search<G: Game>(
         }
 
         let run_main = || {
-            let mut w = Worker::new(pos.clone(), tt, ctl, &counters, 0, Some(main_duties), &root);
-            let depth = w.iterate(limits, opts.multipv, report);
+            let mut w = Worker::new(
+                pos.clone(),
+                tt,
+                ctl,
+                &counters,
+                0,
+                Some(main_duties),
+                frontier,
+                &root,
+            );
+            let mut depth = w.iterate(limits, opts.multipv, report);
             wait_for_release();
+            // A helper may have finished a deeper iteration meanwhile.
+            if w.adopt_frontier() {
+                depth = frontier.map_or(depth, |f| f.depth());
+            }
             let last = w.pv_info(0, depth, None);
             report(last.clone());
             let rm = &w.root_moves[0];
