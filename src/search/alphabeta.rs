@@ -92,6 +92,17 @@ impl Frontier {
     }
 }
 
+/// What all threads of one search share.
+#[derive(Copy, Clone)]
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub ctl: &'a SearchControl,
+    /// Every thread's published node count, by thread id.
+    pub counters: &'a [AtomicU64],
+    /// Shared when the threads search the same thing (MultiPV 1).
+    pub frontier: Option<&'a Frontier>,
+}
+
 /// What only the main thread does: enforce time and node limits.
 pub struct MainDuties {
     pub budget: Option<TimeBudget>,
@@ -127,22 +138,19 @@ pub struct Worker<'a, G: Game> {
 impl<'a, G: Game> Worker<'a, G> {
     pub fn new(
         pos: G,
-        tt: &'a TranspositionTable,
-        ctl: &'a SearchControl,
-        counters: &'a [AtomicU64],
+        shared: Shared<'a>,
         id: usize,
         main: Option<MainDuties>,
-        frontier: Option<&'a Frontier>,
         root_moves: &[Move],
     ) -> Self {
         Worker {
             pos,
-            tt,
-            ctl,
-            counters,
+            tt: shared.tt,
+            ctl: shared.ctl,
+            counters: shared.counters,
             id,
             main,
-            frontier,
+            frontier: shared.frontier,
             nodes: 0,
             completed: 0,
             seldepth: 0,

@@ -2,7 +2,7 @@
 //! and they help each other only through the shared transposition table. Thread 0 (the main
 //! thread) owns the clock, reports, and decides the move.
 
-use super::alphabeta::{Frontier, MainDuties, Worker};
+use super::alphabeta::{Frontier, MainDuties, Shared, Worker};
 use super::limits::Limits;
 use super::time;
 use super::tt::TranspositionTable;
@@ -89,6 +89,12 @@ pub fn search<G: Game>(
     // not interchangeable with the main thread's: they then help through the table only.
     let frontier = Frontier::default();
     let frontier = (opts.multipv <= 1).then_some(&frontier);
+    let shared = Shared {
+        tt,
+        ctl,
+        counters: &counters,
+        frontier,
+    };
     let main_duties = MainDuties {
         budget: time::budget(limits, opts.move_overhead),
         node_limit: limits.nodes,
@@ -97,13 +103,12 @@ pub fn search<G: Game>(
     thread::scope(|scope| {
         for id in 1..threads {
             let helper_pos = pos.clone();
-            let (counters, root) = (&counters, &root);
+            let root = &root;
             let spawned = thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w =
-                        Worker::new(helper_pos, tt, ctl, counters, id, None, frontier, root);
+                    let mut w = Worker::new(helper_pos, shared, id, None, root);
                     w.iterate(&Limits::default(), 1, &mut |_| {});
                 });
             // Without the thread the search is only slower, not wrong.
@@ -111,16 +116,7 @@ pub fn search<G: Game>(
         }
 
         let run_main = || {
-            let mut w = Worker::new(
-                pos.clone(),
-                tt,
-                ctl,
-                &counters,
-                0,
-                Some(main_duties),
-                frontier,
-                &root,
-            );
+            let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
             let mut depth = w.iterate(limits, opts.multipv, report);
             wait_for_release();
             // A helper may have finished a deeper iteration meanwhile.
