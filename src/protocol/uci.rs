@@ -9,7 +9,7 @@ use super::Input;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, RuleOption};
 use crate::search::{
-    Bound, Limits, PvInfo, SearchControl, SearchOptions, TranspositionTable,
+    Bound, Limits, PvInfo, Report, SearchControl, SearchOptions, SearchResult, TranspositionTable,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tools::bench;
@@ -416,18 +416,29 @@ impl Uci {
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
+            let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
+                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
+                (Some(b), None) => say(&format!("bestmove {b}")),
+                (None, _) => say("bestmove (none)"),
+            };
+            let mut answered = false;
             let r = session.search(
                 &thread_limits,
                 &opts,
                 &tt,
                 &thread_ctl,
                 Notation::Uci,
-                &mut |info| say(&format_info(&info)),
+                &mut |report| match report {
+                    Report::Info(info) => say(&format_info(&info)),
+                    Report::Done(r) => {
+                        print_best(&r);
+                        answered = true;
+                    }
+                },
             );
-            match (r.best, r.ponder) {
-                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
-                (Some(b), None) => say(&format!("bestmove {b}")),
-                (None, _) => say("bestmove (none)"),
+            // Only when the search thread died before it could report.
+            if !answered {
+                print_best(&r);
             }
         });
         match spawned {
