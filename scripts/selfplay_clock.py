@@ -10,6 +10,10 @@ The clock is kept here, by wall time from sending `go` to reading `bestmove`, so
 measurement includes pipe and scheduling delays: stricter than a GUI.
 
 Usage: scripts/selfplay_clock.py path/to/cannonade [games=200] [base_ms=1000] [inc_ms=10]
+                                 [opponent [NAME=VALUE,...]]
+
+With an opponent (another UCI engine, e.g. Fairy-Stockfish, with optional options), cannonade
+plays it with alternating colours, and the score is counted from cannonade's side.
 """
 import random
 import subprocess
@@ -82,7 +86,7 @@ class Referee(Engine):
         return "win"
 
 
-def play(engines, referee, base_ms, inc_ms, rng):
+def play(engines, referee, base_ms, inc_ms, rng, watched):
     moves = []
     for _ in range(RANDOM_OPENING_PLIES):
         legal = referee.legal_moves(moves)
@@ -107,7 +111,8 @@ def play(engines, referee, base_ms, inc_ms, rng):
         e.send(f"go wtime {int(wt)} btime {int(bt)} winc {inc_ms} binc {inc_ms}")
         lines = e.until(lambda l: l.startswith("bestmove"))
         spent = (time.perf_counter() - start) * 1000
-        worst_margin = min(worst_margin, clocks[side] - spent)
+        if e in watched:
+            worst_margin = min(worst_margin, clocks[side] - spent)
         if spent > clocks[side]:
             return "forfeit", side, f"spent {spent:.1f} ms with {clocks[side]:.1f} ms left", \
                 worst_margin, len(moves)
@@ -125,8 +130,14 @@ def main():
     base_ms = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     inc_ms = int(sys.argv[4]) if len(sys.argv) > 4 else 10
     rng = random.Random(12345)
-    a, b = Engine(exe), Engine(exe)
+    opponent = sys.argv[5] if len(sys.argv) > 5 else exe
+    opp_options = []
+    if len(sys.argv) > 6:
+        opp_options = [tuple(kv.split("=", 1)) for kv in sys.argv[6].split(",")]
+    a, b = Engine(exe), Engine(opponent, opp_options)
     referee = Referee(exe)
+    points = 0.0  # for engine a (cannonade)
+    watched = [a] if opponent != exe else [a, b]
     tally = {}
     forfeits = illegal = 0
     worst = float("inf")
@@ -134,7 +145,20 @@ def main():
     t0 = time.time()
     for g in range(games):
         engines = [a, b] if g % 2 == 0 else [b, a]
-        result, side, why, margin, n = play(engines, referee, base_ms, inc_ms, rng)
+        result, side, why, margin, n = play(engines, referee, base_ms, inc_ms, rng, watched)
+        # Who moved last / is to move decides who won: `side` is the side to move (or the
+        # offender for a forfeit or illegal move).
+        a_side = 0 if g % 2 == 0 else 1
+        if result == "draw":
+            points += 0.5
+        elif result in ("loss", "forfeit", "illegal"):
+            points += 1.0 if side != a_side else 0.0
+        elif result == "win":
+            points += 1.0 if side == a_side else 0.0
+        if engines[side] not in watched and result in ("forfeit", "illegal"):
+            # Only cannonade's own failures count below.
+            tally[result + " (opponent)"] = tally.get(result + " (opponent)", 0) + 1
+            continue
         worst = min(worst, margin)
         plies += n
         tally[result] = tally.get(result, 0) + 1
@@ -147,13 +171,13 @@ def main():
             print(f"game {g + 1}: ILLEGAL by {'white' if side == 0 else 'black'}: {why}",
                   flush=True)
         if (g + 1) % 10 == 0:
-            print(f"{g + 1} games, {tally}, smallest clock margin {worst:.1f} ms, "
-                  f"{time.time() - t0:.0f} s", flush=True)
+            print(f"{g + 1} games, {tally}, cannonade {points}/{g + 1}, "
+                  f"smallest clock margin {worst:.1f} ms, {time.time() - t0:.0f} s", flush=True)
     for e in (a, b, referee):
         e.quit()
     print(f"done: {games} games at {base_ms}+{inc_ms} ms, {plies} plies, results {tally}, "
           f"time forfeits {forfeits}, illegal moves {illegal}, "
-          f"smallest clock left after a move {worst:.1f} ms")
+          f"smallest clock left after a move {worst:.1f} ms, cannonade scored {points}/{games}")
     sys.exit(1 if forfeits or illegal else 0)
 
 
