@@ -49,7 +49,8 @@ def run(exe, threads, depth):
         send("position " + pos)
         send(f"go depth {depth}")
         lines = until("bestmove")
-        info = [l for l in lines if l.startswith(f"info depth {depth} ")][-1]
+        info = [l for l in lines if l.startswith("info depth ")][-1]
+        assert int(info.split()[2]) >= depth, info
         ms = int(info.split(" time ")[1].split()[0])
         nodes = int(info.split(" nodes ")[1].split()[0])
         times.append((ms, nodes))

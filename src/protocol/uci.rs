@@ -41,6 +41,8 @@ pub struct Uci {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
+    /// The `Ponder` option: only tells that the GUI may send `go ponder`; the engine always
+    /// names its expected reply in `bestmove ... ponder ...`.
     ponder: bool,
     running: Option<Running>,
 }

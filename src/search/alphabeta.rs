@@ -280,7 +280,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.completed as i32 >= max_depth || self.ctl.is_stopped() && self.completed > 0 {
                 break;
             }
-            let depth = (self.completed as i32 + 1 + offset).min(MAX_PLY as i32 - 1);
+            let depth = (self.completed as i32 + 1 + offset).min(max_depth);
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -346,7 +346,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.root_moves.len() == 1 && depth >= 2 {
                 return true;
             }
-            if self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
+            if !b.fixed && self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
                 return true;
             }
         }

@@ -111,7 +111,12 @@ pub fn search<G: Game>(
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(helper_pos, shared, id, None, root);
-                    w.iterate(&Limits::default(), 1, &mut |_| {});
+                    // Helpers run until stopped, but never beyond a depth limit.
+                    let helper_limits = Limits {
+                        depth: limits.depth,
+                        ..Limits::default()
+                    };
+                    w.iterate(&helper_limits, 1, &mut |_| {});
                 });
             // Without the thread the search is only slower, not wrong.
             drop(spawned);

@@ -13,6 +13,8 @@ use std::time::Duration;
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// A fixed time per move (`movetime`): use all of it, don't stop early between iterations.
+    pub fixed: bool,
 }
 
 /// Moves still to play when the time control is sudden death: a guess that spends more per move
@@ -29,7 +31,11 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
     let min = Duration::from_millis(1);
     if let Some(mt) = limits.move_time {
         let t = mt.saturating_sub(overhead).max(min);
-        return Some(TimeBudget { soft: t, hard: t });
+        return Some(TimeBudget {
+            soft: t,
+            hard: t,
+            fixed: true,
+        });
     }
     let time = limits.time?;
     let mtg = limits
@@ -47,7 +53,11 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
     // (nearly all of it only on the last move before the control).
     let cap = if mtg == 1 { ceiling } else { ceiling / 3 };
     let hard = (soft * 4).min(cap).max(soft);
-    Some(TimeBudget { soft, hard })
+    Some(TimeBudget {
+        soft,
+        hard,
+        fixed: false,
+    })
 }
 
 #[cfg(test)]
