@@ -106,9 +106,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
     fn tactical_moves(&self, out: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.legal_moves(&mut all);
-        out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+        // Generate in place and compact, so no second 4 KB list is copied around.
+        let start = out.len();
+        self.legal_moves(out);
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.is_tactical(m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// True for captures, promotions and the game's other forcing moves.

@@ -4,7 +4,7 @@
 use crate::board::Color;
 use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
 use crate::search::TranspositionTable;
-use crate::search::{self, Limits, PvInfo, SearchControl, SearchOptions, SearchResult};
+use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use crate::tools::perft;
 
 /// A game in progress: its variant, rule switches and current position.
@@ -46,7 +46,7 @@ pub trait Session: Send {
         tt: &TranspositionTable,
         ctl: &SearchControl,
         notation: Notation,
-        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+        report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String>;
 }
 
@@ -197,23 +197,15 @@ impl<G: Game> Session for GameSession<G> {
         tt: &TranspositionTable,
         ctl: &SearchControl,
         notation: Notation,
-        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+        report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String> {
         let pos = &self.pos;
-        let mut inner = |info: PvInfo<Move>| {
-            report(info.map_pv(|pv| line_strings(pos, &pv, notation)));
-        };
+        let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
+        let mut inner = |r: Report<Move>| report(r.map_moves(strings));
         let r = search::search(pos, limits, opts, tt, ctl, &mut inner);
-        let mut line = Vec::new();
-        line.extend(r.best);
-        line.extend(r.ponder);
-        let mut strings = line_strings(pos, &line, notation).into_iter();
-        SearchResult {
-            best: r.best.and_then(|_| strings.next()),
-            ponder: r.ponder.and_then(|_| strings.next()),
-            score: r.score,
-            depth: r.depth,
-            nodes: r.nodes,
+        match Report::Done(r).map_moves(strings) {
+            Report::Done(r) => r,
+            Report::Info(_) => unreachable!("map_moves keeps the variant"),
         }
     }
 }
