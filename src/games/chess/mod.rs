@@ -6,6 +6,7 @@ mod fen;
 mod movegen;
 mod piece;
 mod position;
+mod san;
 mod tables;
 
 pub use eval::role_value;
@@ -205,6 +206,10 @@ impl<W: ChessWord> Game for ChessPosition<W> {
 
     fn move_to_string(&self, m: Move, notation: Notation) -> String {
         self.move_string(m, notation)
+    }
+
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.san(m)
     }
 
     fn evaluate(&self) -> i32 {
