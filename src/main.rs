@@ -41,6 +41,12 @@ enum Command {
     },
     /// List the variants this build knows.
     Variants,
+    /// Play engines against each other (cutechess-cli style options; see docs/match.md).
+    #[command(disable_help_flag = true)]
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn parse_bool(s: &str) -> Option<bool> {
@@ -117,6 +123,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => Err("the protocol loop is not built yet".to_string()),
     };
     match result {
