@@ -162,7 +162,9 @@ fn main() {
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    let Some(Ok(first)) = lines.next() else { return };
+    let Some(Ok(first)) = lines.next() else {
+        return;
+    };
     match first.trim() {
         "uci" => uci(&mut fake, &mut lines),
         "xboard" => xboard(&mut fake, &mut lines),
@@ -202,13 +204,19 @@ fn uci(f: &mut Fake, lines: &mut Lines) {
                 };
                 let moves: Vec<&str> = moves_at.map_or(Vec::new(), |i| words[i + 1..].to_vec());
                 f.reset();
-                if let Err(e) = f.session.set_position(fen.as_deref(), &moves, Notation::Uci) {
+                if let Err(e) = f
+                    .session
+                    .set_position(fen.as_deref(), &moves, Notation::Uci)
+                {
                     f.say(&format!("info string {e}"));
                 }
             }
             Some("go") => match f.choose() {
                 Action::Move(m) => {
-                    f.say(&format!("info depth 1 score cp {} nodes 1 pv {m}", f.flags.score));
+                    f.say(&format!(
+                        "info depth 1 score cp {} nodes 1 pv {m}",
+                        f.flags.score
+                    ));
                     f.say(&format!("bestmove {m}"));
                 }
                 Action::Resign => f.say("bestmove (none)"),

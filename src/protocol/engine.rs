@@ -162,7 +162,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
         let m = self.pos.parse_move(mv, notation).ok_or_else(|| {
-            GameError(format!("'{mv}' is not a legal move in {}", self.pos.to_fen()))
+            GameError(format!(
+                "'{mv}' is not a legal move in {}",
+                self.pos.to_fen()
+            ))
         })?;
         Ok(MoveText {
             uci: self.pos.move_to_string(m, Notation::Uci),

@@ -81,9 +81,15 @@ impl<W: BitWord> ChessPosition<W> {
         }
         let name = geo.square_name(m.from(), false);
         let (file, rank) = name.split_at(1);
-        if rivals.iter().all(|&r| geo.file_of(r) != geo.file_of(m.from())) {
+        if rivals
+            .iter()
+            .all(|&r| geo.file_of(r) != geo.file_of(m.from()))
+        {
             file.to_string()
-        } else if rivals.iter().all(|&r| geo.rank_of(r) != geo.rank_of(m.from())) {
+        } else if rivals
+            .iter()
+            .all(|&r| geo.rank_of(r) != geo.rank_of(m.from()))
+        {
             rank.to_string()
         } else {
             name

@@ -519,7 +519,11 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
                 random_order = match v {
                     "random" => true,
                     "sequential" => false,
-                    _ => return Err(format!("-openings: order '{v}' is not random or sequential")),
+                    _ => {
+                        return Err(format!(
+                            "-openings: order '{v}' is not random or sequential"
+                        ))
+                    }
                 }
             }
             "plies" => {
@@ -545,7 +549,10 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
     }
     let path = path.ok_or("-openings wants file=F or random")?;
     let format = format.unwrap_or_else(|| {
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+        {
             OpeningFormat::Pgn
         } else {
             OpeningFormat::Epd
@@ -609,7 +616,10 @@ mod tests {
     #[test]
     fn refusals() {
         assert!(parse(&words("-engine cmd=a tc=1")).is_err());
-        assert!(parse(&words("-engine cmd=a -engine cmd=b")).is_err(), "no limit");
+        assert!(
+            parse(&words("-engine cmd=a -engine cmd=b")).is_err(),
+            "no limit"
+        );
         assert!(parse(&words("-engine cmd=a -engine cmd=b -each tc=1 -bogus")).is_err());
         assert!(parse(&words("stray -engine cmd=a")).is_err());
         assert!(parse(&words(

@@ -199,7 +199,10 @@ impl Engine {
                 }
                 Some("option") => {
                     let rest: Vec<&str> = words.collect();
-                    if rest.get(1).is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant")) {
+                    if rest
+                        .get(1)
+                        .is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant"))
+                    {
                         self.has_uci_variant = true;
                         let vars: Vec<String> = rest
                             .windows(2)
@@ -327,7 +330,10 @@ impl Engine {
         match self.driver {
             Driver::Uci => {
                 if self.has_uci_variant {
-                    self.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
+                    self.send(&format!(
+                        "setoption name UCI_Variant value {}",
+                        variant.name
+                    ))?;
                 }
                 self.send("ucinewgame")?;
             }
@@ -552,10 +558,7 @@ fn xboard_level(tc: &TimeControl) -> String {
         }
         None => "0".to_string(),
     };
-    format!(
-        "level {mps} {base} {}",
-        super::args::fmt_secs(tc.increment)
-    )
+    format!("level {mps} {base} {}", super::args::fmt_secs(tc.increment))
 }
 
 /// The `key=value` pairs of an XBoard `feature` line; values may be "quoted strings".
@@ -587,7 +590,9 @@ mod tests {
 
     #[test]
     fn feature_lines() {
-        let f = parse_features(r#" setboard=1 myname="Fairy-Max 5.0b" variants="normal,shatranj" done=0"#);
+        let f = parse_features(
+            r#" setboard=1 myname="Fairy-Max 5.0b" variants="normal,shatranj" done=0"#,
+        );
         assert_eq!(
             f,
             vec![

@@ -169,7 +169,9 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> GameRecord {
     for mv in setup.opening {
         match session.move_text(mv, Notation::Uci) {
             Ok(t) => {
-                session.play(&t.uci, Notation::Uci).expect("legal opening move");
+                session
+                    .play(&t.uci, Notation::Uci)
+                    .expect("legal opening move");
                 record.moves.push(PlayedMove {
                     text: t,
                     score: None,
@@ -392,7 +394,8 @@ fn adjudicate(
         }
     }
     if let Some(d) = setup.draw {
-        let full_moves = plies.div_ceil(2);
+        // As cutechess counts: full moves are completed pairs of plies.
+        let full_moves = plies / 2;
         let n = d.movecount as usize;
         if full_moves >= d.movenumber as usize {
             let quiet = |s: &[Option<i32>]| {

@@ -344,7 +344,8 @@ mod tests {
 
     #[test]
     fn movetext_skips_comments_variations_and_numbers() {
-        let t = movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
+        let t =
+            movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
         assert_eq!(t, vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
         assert_eq!(movetext_tokens("12...Nf6 13.O-O"), vec!["Nf6", "O-O"]);
     }

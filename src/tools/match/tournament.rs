@@ -169,8 +169,8 @@ pub fn schedule(settings: &Settings, variant: &'static VariantInfo) -> Result<Ve
                     pair_id += 1;
                 }
                 // A pair is only whole if its second game is scheduled.
-                let pair = (settings.repeat && (g % 2 == 1 || g + 1 < settings.games))
-                    .then_some(pair_id);
+                let pair =
+                    (settings.repeat && (g % 2 == 1 || g + 1 < settings.games)).then_some(pair_id);
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                 jobs.push(Job {
                     number: jobs.len() + 1,
@@ -282,7 +282,10 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
         if !e.supports(variant) {
             let n = e.name.clone();
             e.quit();
-            return Err(format!("{n} does not announce the variant {}", variant.name));
+            return Err(format!(
+                "{n} does not announce the variant {}",
+                variant.name
+            ));
         }
         names.push(e.name.clone());
         e.quit();
@@ -319,7 +322,11 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
     let time_control = settings.engines[0]
         .tc
         .map(|tc| tc.pgn())
-        .or_else(|| settings.engines[0].st.map(|st| format!("{}/move", st.as_secs_f64())))
+        .or_else(|| {
+            settings.engines[0]
+                .st
+                .map(|st| format!("{}/move", st.as_secs_f64()))
+        })
         .unwrap_or_else(|| "-".to_string());
     let mut encounters: HashMap<(usize, usize), EncounterStats> = HashMap::new();
     let mut standings = vec![Trinomial::default(); names.len()];
@@ -503,9 +510,7 @@ fn worker(
         if !settings.quiet {
             println!(
                 "Started game {} of {total} ({} vs {})",
-                job.number,
-                names[job.white],
-                names[job.black]
+                job.number, names[job.white], names[job.black]
             );
         }
         let record = play_one(settings, variant, &job, &mut engines);
@@ -595,7 +600,10 @@ mod tests {
             assert_eq!(pair[0].pair, pair[1].pair);
             assert!(pair[0].pair.is_some());
             assert_eq!(pair[0].opening, pair[1].opening);
-            assert_eq!((pair[0].white, pair[0].black), (pair[1].black, pair[1].white));
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
             assert_eq!(pair[0].opening.moves.len(), 4);
         }
         assert_ne!(jobs[0].opening, jobs[2].opening);
