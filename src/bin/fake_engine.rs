@@ -188,11 +188,9 @@ fn uci(f: &mut Fake, lines: &mut Lines) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("isready") => f.say("readyok"),
-            Some("setoption") => {
-                if words.get(2) == Some(&"UCI_Variant") {
-                    f.variant = words.get(4).unwrap_or(&"chess").to_string();
-                    f.reset();
-                }
+            Some("setoption") if words.get(2) == Some(&"UCI_Variant") => {
+                f.variant = words.get(4).unwrap_or(&"chess").to_string();
+                f.reset();
             }
             Some("ucinewgame") => f.reset(),
             Some("position") => {

@@ -79,7 +79,7 @@ impl TimeControl {
 /// Seconds without trailing zeros: "10", "0.1", "2.5".
 pub fn fmt_secs(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         let s = format!("{:.3}", d.as_secs_f64());

@@ -137,7 +137,7 @@ fn side_name(c: Color) -> &'static str {
 fn rule_reason(outcome: Outcome, side_to_move: Color) -> String {
     match outcome {
         Outcome::Draw(r) => r.to_string(),
-        Outcome::Loss(r) if r == "checkmate" => format!("{} mates", side_name(!side_to_move)),
+        Outcome::Loss("checkmate") => format!("{} mates", side_name(!side_to_move)),
         Outcome::Loss(r) => format!("{} wins by {r}", side_name(!side_to_move)),
         Outcome::Win(r) => format!("{} wins by {r}", side_name(side_to_move)),
     }
