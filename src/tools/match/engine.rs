@@ -481,7 +481,7 @@ impl Engine {
                     let d = w[0].trim_end_matches(|c: char| !c.is_ascii_digit());
                     if let (Ok(d), Ok(s)) = (d.parse::<u32>(), w[1].parse::<i32>()) {
                         depth = Some(d);
-                        score = Some(Score::Cp(s));
+                        score = Some(xboard_score(s));
                     }
                 }
                 continue;
@@ -544,6 +544,16 @@ pub fn describe(f: &Failure) -> String {
     }
 }
 
+/// An XBoard score: centipawns, with mates written as 100000 + N ("mate in N moves") or
+/// -100000 - N, as the protocol asks.
+fn xboard_score(s: i32) -> Score {
+    if s.abs() >= 100_000 {
+        Score::Mate(s.signum() * (s.abs() - 100_000).max(1))
+    } else {
+        Score::Cp(s)
+    }
+}
+
 /// XBoard's `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
 fn xboard_level(tc: &TimeControl) -> String {
     let mps = tc.moves.unwrap_or(0);
@@ -602,6 +612,13 @@ mod tests {
                 ("done".to_string(), "0".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn xboard_mate_scores() {
+        assert_eq!(xboard_score(31), Score::Cp(31));
+        assert_eq!(xboard_score(100_003), Score::Mate(3));
+        assert_eq!(xboard_score(-100_002), Score::Mate(-2));
     }
 
     #[test]
