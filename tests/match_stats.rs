@@ -117,3 +117,14 @@ fn pentanomial_llr_agrees_with_the_normal_approximation() {
     );
     assert!(got > 0.0);
 }
+
+#[test]
+fn pentanomial_llr_of_a_real_run() {
+    // The counts of the SPRT example in docs/match.md, with the ratios computed independently
+    // (Python: golden-section maximisation of the Lagrange dual, outcomes never seen as 0.001).
+    let (elo0, elo1) = (0.0, 100.0);
+    let before = Pentanomial([0, 0, 0, 1, 10]).distribution();
+    let after = Pentanomial([0, 0, 1, 1, 10]).distribution();
+    assert!(close(llr(&before, elo0, elo1), 2.716_718_3, 1e-5));
+    assert!(close(llr(&after, elo0, elo1), 2.963_355_3, 1e-5));
+}

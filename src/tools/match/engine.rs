@@ -421,6 +421,8 @@ impl Engine {
                         elapsed: start.elapsed(),
                     })
                 }
+                // `info string` is free text that may contain any word.
+                Some(&"info") if words.get(1) == Some(&"string") => {}
                 Some(&"info") => {
                     // Bounds from a failed aspiration window are not the engine's opinion.
                     if words.contains(&"lowerbound") || words.contains(&"upperbound") {
