@@ -264,8 +264,8 @@ fn movetext_tokens(text: &str) -> Vec<String> {
     let mut in_comment = false;
     let mut word = String::new();
     let push = |w: &mut String, out: &mut Vec<String>| {
+        let is_result = matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
         let t = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let is_result = matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*");
         if !t.is_empty() && !t.starts_with('$') && !is_result && !w.ends_with('.') {
             out.push(t.to_string());
         }
