@@ -169,6 +169,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move's string in the given notation.
     fn move_to_string(&self, m: Move, notation: Notation) -> String;
 
+    /// The move as a PGN file writes it: SAN where the game has one, the UCI string otherwise.
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.move_to_string(m, Notation::Uci)
+    }
+
     /// Reads a move string by matching it against the strings of the legal moves, so parser and
     /// formatter can never disagree. Games with several accepted forms override this.
     fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {

@@ -29,6 +29,9 @@ pub trait Session: Send {
     fn board_diagram(&self) -> String;
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
+    /// One legal move of the current position (given in `notation`) written every way a tool
+    /// needs it; an error if the string is not a legal move here.
+    fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
     /// The rule switches of this variant, with defaults and help.
@@ -48,6 +51,24 @@ pub trait Session: Send {
         notation: Notation,
         report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String>;
+}
+
+/// One move in each notation: for engines of either protocol and for PGN files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    pub uci: String,
+    pub xboard: String,
+    /// SAN where the game has it (see `Game::move_to_pgn`).
+    pub pgn: String,
+}
+
+impl MoveText {
+    pub fn in_notation(&self, notation: Notation) -> &str {
+        match notation {
+            Notation::Uci => &self.uci,
+            Notation::XBoard => &self.xboard,
+        }
+    }
 }
 
 /// The facade for one game type.
@@ -169,6 +190,20 @@ impl<G: Game> Session for GameSession<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
+    }
+
+    fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
+        let m = self.pos.parse_move(mv, notation).ok_or_else(|| {
+            GameError(format!(
+                "'{mv}' is not a legal move in {}",
+                self.pos.to_fen()
+            ))
+        })?;
+        Ok(MoveText {
+            uci: self.pos.move_to_string(m, Notation::Uci),
+            xboard: self.pos.move_to_string(m, Notation::XBoard),
+            pgn: self.pos.move_to_pgn(m),
+        })
     }
 
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)> {
