@@ -25,8 +25,8 @@ fn fen_of(pieces: &str, side: char) -> String {
     for rank in (0..10).rev() {
         let mut row = String::new();
         let mut empty = 0;
-        for file in 0..10 {
-            match grid[rank][file] {
+        for &cell in &grid[rank] {
+            match cell {
                 '.' => empty += 1,
                 c => {
                     if empty > 0 {
