@@ -18,7 +18,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
+const MAX_HASH_MB: usize = 1 << 20;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
@@ -293,8 +293,18 @@ impl Uci {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
                     if mb != self.hash_mb {
-                        self.tt = Arc::new(TranspositionTable::new(mb));
-                        self.hash_mb = mb;
+                        // Free the old table first, so that its memory can be reused.
+                        self.tt = Arc::new(TranspositionTable::new(1));
+                        match TranspositionTable::try_new(mb) {
+                            Ok(tt) => {
+                                self.tt = Arc::new(tt);
+                                self.hash_mb = mb;
+                            }
+                            Err(e) => {
+                                self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                                return Err(format!("option {name}: {e}; value unchanged"));
+                            }
+                        }
                     }
                 }
                 "clear hash" => self.tt.clear(),
