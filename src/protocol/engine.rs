@@ -22,11 +22,11 @@ pub trait Session: Send {
     /// Plays one more move string on the current position.
     fn play(&mut self, mv: &str, notation: Notation) -> Result<(), GameError>;
     fn fen(&self) -> String;
+    fn side_to_move(&self) -> Color;
     fn key(&self) -> u64;
     fn board_diagram(&self) -> String;
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
-    fn side_to_move(&self) -> Color;
     /// One legal move of the current position (given in `notation`) written every way a tool
     /// needs it; an error if the string is not a legal move here.
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
@@ -136,6 +136,10 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.to_fen()
     }
 
+    fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
     fn key(&self) -> u64 {
         self.pos.key()
     }
@@ -154,10 +158,6 @@ impl<G: Game> Session for GameSession<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
-    }
-
-    fn side_to_move(&self) -> Color {
-        self.pos.side_to_move()
     }
 
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
