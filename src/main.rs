@@ -41,6 +41,12 @@ enum Command {
     },
     /// List the variants this build knows.
     Variants,
+    /// Search fixed positions of every variant to a fixed depth (1 thread, fresh hash) and
+    /// print the node count (a signature of the search) and the speed.
+    Bench {
+        #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -103,6 +109,13 @@ fn run_perft(
     Ok(())
 }
 
+fn run_bench(depth: u32) -> Result<(), String> {
+    let r = cannonade::tools::bench::run(depth, |line| eprintln!("{line}"))?;
+    println!("Nodes searched: {}", r.nodes);
+    println!("Nodes/second: {}", r.nps());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -123,8 +136,12 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Some(Command::Bench { depth }) => run_bench(depth),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
-        None => Err("the protocol loop is not built yet".to_string()),
+        None => {
+            cannonade::protocol::run_stdin();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! The `Game` trait that every game implements, the shared move type, and the variant registry.
 
+pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;
@@ -105,9 +106,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
     fn tactical_moves(&self, out: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.legal_moves(&mut all);
-        out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+        // Generate in place and compact, so no second 4 KB list is copied around.
+        let start = out.len();
+        self.legal_moves(out);
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.is_tactical(m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// True for captures, promotions and the game's other forcing moves.
@@ -179,6 +189,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
+
+    /// A rough value of the piece that makes the move, so that move ordering can try the
+    /// cheapest attacker of a victim first (MVV-LVA). 0 when the game has nothing better.
+    fn mover_value(&self, _m: Move) -> i32 {
+        0
+    }
 
     /// A text diagram of the board.
     fn board_diagram(&self) -> String;

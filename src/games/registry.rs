@@ -1,7 +1,8 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
-use crate::games::chess::Chess;
+use crate::games::cannon::{CannonPosition, CANNON_START};
+use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -24,15 +25,75 @@ fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
 }
 
 /// Every variant of this build.
-pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
-    name: "chess",
-    xboard_name: "normal",
-    files: 8,
-    ranks: 8,
-    pocket: 0,
-    start_fen: crate::games::chess::CHESS_START,
-    new_session: || session::<Chess>("chess"),
-}];
+pub static VARIANTS: &[VariantInfo] = &[
+    VariantInfo {
+        name: "chess",
+        xboard_name: "normal",
+        files: 8,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESS_START,
+        new_session: || session::<Chess>("chess"),
+    },
+    VariantInfo {
+        name: "cannon",
+        xboard_name: "cannon",
+        files: 10,
+        ranks: 10,
+        pocket: 1,
+        start_fen: CANNON_START,
+        new_session: || session::<CannonPosition>("cannon"),
+    },
+    VariantInfo {
+        name: "cannonrider",
+        xboard_name: "cannonrider",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_START,
+        new_session: || session::<CannonriderChess>("cannonrider"),
+    },
+    VariantInfo {
+        name: "cannonriderscorpion",
+        xboard_name: "cannonriderscorpion",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
+        new_session: || session::<CannonriderChess>("cannonriderscorpion"),
+    },
+    VariantInfo {
+        name: "swedishcannon",
+        xboard_name: "swedishcannon",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon"),
+    },
+    VariantInfo {
+        name: "swedishcannon1",
+        xboard_name: "swedishcannon1",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON1_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon1"),
+    },
+];
+
+impl VariantInfo {
+    /// The board template a GUI should draw, as Fairy-Stockfish names it in its
+    /// `info string variant ... template T` line: `shogi` for the shogi family (hands and
+    /// shogi-style promotion), `fairy` for everything else.
+    pub fn gui_template(&self) -> &'static str {
+        if self.name.ends_with("shogi") {
+            "shogi"
+        } else {
+            "fairy"
+        }
+    }
+}
 
 /// Looks a variant up by its UCI or XBoard name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {

@@ -2,7 +2,9 @@
 //! choose a game by name at run time while the work inside is monomorphised per game.
 
 use crate::board::Color;
-use crate::games::{Game, GameError, MoveList, Notation, Outcome};
+use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
+use crate::search::TranspositionTable;
+use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use crate::tools::perft;
 
 /// A game in progress: its variant, rule switches and current position.
@@ -32,6 +34,23 @@ pub trait Session: Send {
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
+    /// The rule switches of this variant, with defaults and help.
+    fn rule_options(&self) -> &'static [RuleOption];
+    /// An independent copy (same variant, switches and position), e.g. for a search thread.
+    fn clone_session(&self) -> Box<dyn Session>;
+    /// Static evaluation of the current position, centipawns, side to move's view.
+    fn evaluate(&self) -> i32;
+    /// Searches the current position (see [`search::search`]); moves come out as strings in
+    /// `notation`.
+    fn search(
+        &self,
+        limits: &Limits,
+        opts: &SearchOptions,
+        tt: &TranspositionTable,
+        ctl: &SearchControl,
+        notation: Notation,
+        report: &mut (dyn FnMut(Report<String>) + Send),
+    ) -> SearchResult<String>;
 }
 
 /// One move in each notation: for engines of either protocol and for PGN files.
@@ -53,6 +72,7 @@ impl MoveText {
 }
 
 /// The facade for one game type.
+#[derive(Clone)]
 pub struct GameSession<G: Game> {
     /// The start position with the current rule switches; FENs are read relative to it.
     base: G,
@@ -71,6 +91,18 @@ impl<G: Game> GameSession<G> {
     pub fn position(&self) -> &G {
         &self.pos
     }
+}
+
+/// The strings of a line of moves played from `pos`.
+fn line_strings<G: Game>(pos: &G, line: &[Move], notation: Notation) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let s = p.move_to_string(m, notation);
+            p.make_move(m);
+            s
+        })
+        .collect()
 }
 
 /// Plays `moves` (strings) from `pos`, stopping with an error at the first that is not legal.
@@ -179,5 +211,36 @@ impl<G: Game> Session for GameSession<G> {
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
             .collect()
+    }
+
+    fn rule_options(&self) -> &'static [RuleOption] {
+        self.base.rule_options()
+    }
+
+    fn clone_session(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.pos.evaluate()
+    }
+
+    fn search(
+        &self,
+        limits: &Limits,
+        opts: &SearchOptions,
+        tt: &TranspositionTable,
+        ctl: &SearchControl,
+        notation: Notation,
+        report: &mut (dyn FnMut(Report<String>) + Send),
+    ) -> SearchResult<String> {
+        let pos = &self.pos;
+        let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
+        let mut inner = |r: Report<Move>| report(r.map_moves(strings));
+        let r = search::search(pos, limits, opts, tt, ctl, &mut inner);
+        match Report::Done(r).map_moves(strings) {
+            Report::Done(r) => r,
+            Report::Info(_) => unreachable!("map_moves keeps the variant"),
+        }
     }
 }

@@ -1,4 +1,5 @@
 //! Tools built on the games: perft, the match runner (and later bench).
 
+pub mod bench;
 pub mod r#match;
 pub mod perft;

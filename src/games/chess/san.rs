@@ -3,11 +3,12 @@
 //! `O-O-O` for castling and `+` / `#` for check and mate.
 
 use super::piece::Role;
-use super::position::ChessPosition;
+use super::position::{ChessPosition, FROM_SCORPION};
+use super::rules::ChessRules;
 use crate::board::{BitWord, Square};
 use crate::games::{Move, MoveKind, MoveList, Notation};
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The SAN of a legal move of this position.
     pub fn san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);
@@ -59,7 +60,7 @@ impl<W: BitWord> ChessPosition<W> {
         s += &name(m.to());
         if m.kind() == MoveKind::Promotion {
             s.push('=');
-            s.push(Role::from_index(m.piece() as usize).letter());
+            s.push(Role::from_index((m.piece() & !FROM_SCORPION) as usize).letter());
         }
         s
     }

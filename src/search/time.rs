@@ -1,0 +1,146 @@
+//! Time management: how long to think about one move.
+//!
+//! Two budgets: the *soft* one is checked between iterations (don't start an iteration that
+//! cannot finish), the *hard* one inside the search (stop at once). Both leave the move
+//! overhead (the GUI's and the operating system's delay) unused, so the clock is never
+//! exceeded.
+
+use super::limits::Limits;
+use std::time::Duration;
+
+/// The budgets of one search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Duration,
+    pub hard: Duration,
+    /// A fixed time per move (`movetime`): use all of it, don't stop early between iterations.
+    pub fixed: bool,
+}
+
+/// Moves still to play when the time control is sudden death: a guess that spends more per move
+/// early and keeps a reserve.
+const SUDDEN_DEATH_MOVES: u32 = 30;
+
+/// The budgets for `limits`, or `None` when the search is not timed.
+///
+/// The overhead is charged to every move still to play, not once: each move costs its thinking
+/// time plus the delays outside the engine. So when the clock runs low the engine thinks less
+/// than its increment and the clock recovers, instead of living on the increment with nothing in
+/// reserve for a slow moment of the machine.
+pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
+    let min = Duration::from_millis(1);
+    if let Some(mt) = limits.move_time {
+        let t = mt.saturating_sub(overhead).max(min);
+        return Some(TimeBudget {
+            soft: t,
+            hard: t,
+            fixed: true,
+        });
+    }
+    let time = limits.time?;
+    let mtg = limits
+        .moves_to_go
+        .unwrap_or(SUDDEN_DEATH_MOVES)
+        .clamp(1, 50);
+    // Everything we may spend until the time control, delays of every move deducted.
+    let total = (time + limits.inc * (mtg - 1))
+        .saturating_sub(overhead * (mtg + 2))
+        .max(min);
+    // Never more than this on one move: the clock less the delay of this move.
+    let ceiling = time.saturating_sub(overhead).max(min);
+    let soft = (total / mtg).min(ceiling).max(min);
+    // The hard limit lets one iteration run long, but spends at most a third of the clock
+    // (nearly all of it only on the last move before the control).
+    let cap = if mtg == 1 { ceiling } else { ceiling / 3 };
+    let hard = (soft * 4).min(cap).max(soft);
+    Some(TimeBudget {
+        soft,
+        hard,
+        fixed: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn untimed_searches_have_no_budget() {
+        assert_eq!(budget(&Limits::default(), ms(10)), None);
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&depth, ms(10)), None);
+    }
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let l = Limits {
+            move_time: Some(ms(1000)),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&l, ms(30)).unwrap().hard, ms(970));
+    }
+
+    #[test]
+    fn clock_budgets_stay_inside_the_clock() {
+        for time in [1u64, 5, 20, 50, 100, 500, 1000, 10_000, 600_000] {
+            for inc in [0u64, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let l = Limits {
+                        time: Some(ms(time)),
+                        inc: ms(inc),
+                        moves_to_go: mtg,
+                        ..Limits::default()
+                    };
+                    let b = budget(&l, ms(10)).unwrap();
+                    assert!(b.soft <= b.hard, "{l:?} {b:?}");
+                    let room = ms(time).saturating_sub(ms(10)).max(ms(1));
+                    assert!(b.hard <= room, "{l:?} {b:?}");
+                    assert!(b.soft >= ms(1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_low_clock_thinks_less_than_the_increment() {
+        // 1 s + 10 ms with 30 ms of overhead: below the reserve the engine spends less than
+        // the increment, so the clock grows back.
+        let l = Limits {
+            time: Some(ms(300)),
+            inc: ms(10),
+            ..Limits::default()
+        };
+        assert!(budget(&l, ms(30)).unwrap().soft < ms(10));
+        let l = Limits {
+            time: Some(ms(60_000)),
+            inc: ms(1000),
+            ..Limits::default()
+        };
+        let b = budget(&l, ms(30)).unwrap();
+        assert!(b.soft > ms(2000) && b.soft < ms(4000), "{b:?}");
+    }
+
+    #[test]
+    fn more_time_gives_more_thinking() {
+        let at = |t| {
+            budget(
+                &Limits {
+                    time: Some(ms(t)),
+                    ..Limits::default()
+                },
+                ms(10),
+            )
+            .unwrap()
+            .soft
+        };
+        assert!(at(60_000) > at(10_000));
+        assert!(at(10_000) > at(1_000));
+    }
+}
