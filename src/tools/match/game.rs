@@ -138,8 +138,8 @@ fn rule_reason(outcome: Outcome, side_to_move: Color) -> String {
     match outcome {
         Outcome::Draw(r) => r.to_string(),
         Outcome::Loss("checkmate") => format!("{} mates", side_name(!side_to_move)),
-        Outcome::Loss(r) => format!("{} wins by {r}", side_name(!side_to_move)),
-        Outcome::Win(r) => format!("{} wins by {r}", side_name(side_to_move)),
+        Outcome::Loss(r) => format!("{} wins: {r}", side_name(!side_to_move)),
+        Outcome::Win(r) => format!("{} wins: {r}", side_name(side_to_move)),
     }
 }
 
@@ -449,8 +449,8 @@ mod tests {
             "White mates"
         );
         assert_eq!(
-            rule_reason(Outcome::Loss("town captured"), Color::White),
-            "Black wins by town captured"
+            rule_reason(Outcome::Loss("White's town is taken"), Color::White),
+            "Black wins: White's town is taken"
         );
         assert_eq!(
             rule_reason(Outcome::Draw("Draw by stalemate"), Color::White),
