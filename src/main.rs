@@ -136,8 +136,8 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();
             Ok(())

@@ -138,8 +138,8 @@ fn rule_reason(outcome: Outcome, side_to_move: Color) -> String {
     match outcome {
         Outcome::Draw(r) => r.to_string(),
         Outcome::Loss("checkmate") => format!("{} mates", side_name(!side_to_move)),
-        Outcome::Loss(r) => format!("{} wins by {r}", side_name(!side_to_move)),
-        Outcome::Win(r) => format!("{} wins by {r}", side_name(side_to_move)),
+        Outcome::Loss(r) => format!("{} wins: {r}", side_name(!side_to_move)),
+        Outcome::Win(r) => format!("{} wins: {r}", side_name(side_to_move)),
     }
 }
 
@@ -407,4 +407,54 @@ fn adjudicate(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry;
+
+    #[test]
+    fn engine_moves_are_read_in_their_notation_and_xboard_san_is_accepted() {
+        let mut s = (registry::find("chess").unwrap().new_session)();
+        s.set_position(
+            Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            &[],
+            Notation::Uci,
+        )
+        .unwrap();
+        let t = read_move(s.as_ref(), "e1g1", Notation::Uci).unwrap();
+        assert_eq!((t.uci.as_str(), t.pgn.as_str()), ("e1g1", "O-O"));
+        // XBoard engines may send SAN, with check marks and zeros for castling.
+        for san in ["O-O", "0-0", "O-O+"] {
+            assert_eq!(
+                read_move(s.as_ref(), san, Notation::XBoard),
+                Some(t.clone())
+            );
+        }
+        assert_eq!(
+            read_move(s.as_ref(), "Rxa8+", Notation::XBoard).map(|t| t.uci),
+            Some("a1a8".to_string())
+        );
+        // UCI engines get no such leniency, and nonsense is refused by both.
+        assert_eq!(read_move(s.as_ref(), "O-O", Notation::Uci), None);
+        assert_eq!(read_move(s.as_ref(), "a1a1", Notation::XBoard), None);
+        assert_eq!(read_move(s.as_ref(), "", Notation::XBoard), None);
+    }
+
+    #[test]
+    fn rule_endings_are_worded_for_the_winner() {
+        assert_eq!(
+            rule_reason(Outcome::Loss("checkmate"), Color::Black),
+            "White mates"
+        );
+        assert_eq!(
+            rule_reason(Outcome::Loss("White's town is taken"), Color::White),
+            "Black wins: White's town is taken"
+        );
+        assert_eq!(
+            rule_reason(Outcome::Draw("Draw by stalemate"), Color::White),
+            "Draw by stalemate"
+        );
+    }
 }
