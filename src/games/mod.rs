@@ -3,6 +3,7 @@
 pub mod chess;
 pub mod moves;
 pub mod registry;
+pub mod shogi;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 

@@ -2,6 +2,7 @@
 //! Nothing outside this file matches on variant names.
 
 use crate::games::chess::Chess;
+use crate::games::shogi::CannonShogi;
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -24,15 +25,26 @@ fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
 }
 
 /// Every variant of this build.
-pub static VARIANTS: &[VariantInfo] = &[VariantInfo {
-    name: "chess",
-    xboard_name: "normal",
-    files: 8,
-    ranks: 8,
-    pocket: 0,
-    start_fen: crate::games::chess::CHESS_START,
-    new_session: || session::<Chess>("chess"),
-}];
+pub static VARIANTS: &[VariantInfo] = &[
+    VariantInfo {
+        name: "chess",
+        xboard_name: "normal",
+        files: 8,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESS_START,
+        new_session: || session::<Chess>("chess"),
+    },
+    VariantInfo {
+        name: "cannonshogi",
+        xboard_name: "cannonshogi",
+        files: 9,
+        ranks: 9,
+        pocket: crate::games::shogi::HAND_KINDS,
+        start_fen: crate::games::shogi::START_FEN,
+        new_session: || session::<CannonShogi>("cannonshogi"),
+    },
+];
 
 /// Looks a variant up by its UCI or XBoard name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {
