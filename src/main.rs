@@ -41,6 +41,12 @@ enum Command {
     },
     /// List the variants this build knows.
     Variants,
+    /// Batch answers for differential tests: reads lines `FEN|startpos [moves m1 m2 ...]` on
+    /// stdin, writes `FEN<TAB>sorted legal moves<TAB>result` for each.
+    Legal {
+        #[arg(long)]
+        variant: String,
+    },
 }
 
 fn parse_bool(s: &str) -> Option<bool> {
@@ -117,6 +123,15 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Some(Command::Legal { variant }) => match registry::find(&variant) {
+            None => Err(format!("unknown variant '{variant}'")),
+            Some(info) => cannonade::tools::legal::run(
+                info,
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+            )
+            .map_err(|e| e.to_string()),
+        },
         None => Err("the protocol loop is not built yet".to_string()),
     };
     match result {

@@ -1,3 +1,4 @@
 //! Tools built on the games: perft (and later bench and the match runner).
 
+pub mod legal;
 pub mod perft;

@@ -56,7 +56,9 @@ fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
                 } else {
                     Color::Black
                 };
-                let sq = geo.square(file as i32, rank as i32).expect("inside the board");
+                let sq = geo
+                    .square(file as i32, rank as i32)
+                    .expect("inside the board");
                 pos.put(Piece::new(color, role), sq);
                 file += 1;
             }
@@ -196,7 +198,10 @@ impl ShogiPosition {
         }
         let numbers = &rest[i..];
         if numbers.len() > 2 {
-            return err(format!("FEN has extra fields: '{}'", numbers[2..].join(" ")));
+            return err(format!(
+                "FEN has extra fields: '{}'",
+                numbers[2..].join(" ")
+            ));
         }
         let halfmove = numbers
             .first()
@@ -242,7 +247,9 @@ impl ShogiPosition {
         for rank in (0..RANKS).rev() {
             let mut empty = 0;
             for file in 0..FILES {
-                let sq = geo.square(file as i32, rank as i32).expect("inside the board");
+                let sq = geo
+                    .square(file as i32, rank as i32)
+                    .expect("inside the board");
                 match self.piece_at(sq) {
                     None => empty += 1,
                     Some(p) => {

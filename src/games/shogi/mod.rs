@@ -184,7 +184,9 @@ impl Game for ShogiPosition {
         for rank in (0..geo.ranks()).rev() {
             s += &format!("{:>2} ", rank + 1);
             for file in 0..geo.files() {
-                let sq = geo.square(file as i32, rank as i32).expect("inside the board");
+                let sq = geo
+                    .square(file as i32, rank as i32)
+                    .expect("inside the board");
                 let cell = self.piece_at(sq).map_or(" .".to_string(), |p| {
                     let f = p.fen();
                     if f.len() == 1 {

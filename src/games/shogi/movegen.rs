@@ -146,9 +146,7 @@ impl ShogiPosition {
     fn push_with_promotions(&self, role: Role, from: Square, to: Square, out: &mut MoveList) {
         let t = self.t;
         let us = self.side.index();
-        if role.can_promote()
-            && (t.zone[us].contains(from) || t.zone[us].contains(to))
-        {
+        if role.can_promote() && (t.zone[us].contains(from) || t.zone[us].contains(to)) {
             out.push(Move::new(from, to, MoveKind::Promotion, role.index() as u8));
             // A lance or knight must promote where it could never move again.
             let forced = match role {

@@ -295,7 +295,10 @@ mod tests {
     fn letters_are_unique_and_hand_order_covers_every_hand_role() {
         for r in &Role::ALL[..12] {
             assert_eq!(Role::from_letter(r.base_letter()), Some(*r));
-            assert_eq!(Role::from_letter(r.base_letter().to_ascii_lowercase()), Some(*r));
+            assert_eq!(
+                Role::from_letter(r.base_letter().to_ascii_lowercase()),
+                Some(*r)
+            );
         }
         let mut seen = [false; HAND_KINDS];
         for r in HAND_ORDER {

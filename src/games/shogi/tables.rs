@@ -118,14 +118,7 @@ impl ShogiTables {
         let rays = Rays::new(&geo);
         let o = Offset::new;
         // White's forward is +rank; black's tables are the same steps flipped.
-        let gold_w = [
-            o(0, 1),
-            o(1, 0),
-            o(-1, 0),
-            o(0, -1),
-            o(1, 1),
-            o(-1, 1),
-        ];
+        let gold_w = [o(0, 1), o(1, 0), o(-1, 0), o(0, -1), o(1, 1), o(-1, 1)];
         let silver_w = [o(0, 1), o(1, 1), o(-1, 1), o(1, -1), o(-1, -1)];
         let knight_w = [o(1, 2), o(-1, 2)];
         let soldier_w = [o(0, 1), o(1, 0), o(-1, 0)];
