@@ -341,7 +341,7 @@ impl ShogiPosition {
         let floor = self.repetition_floor().max(n.saturating_sub(limit));
         (floor..n.saturating_sub(1))
             .rev()
-            .filter(move |&i| (n - i) % 2 == 0 && self.history[i].key == self.key)
+            .filter(move |&i| (n - i).is_multiple_of(2) && self.history[i].key == self.key)
     }
 
     /// Whether the current position occurred before within `plies` plies.
