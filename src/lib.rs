@@ -7,4 +7,5 @@
 pub mod board;
 pub mod games;
 pub mod protocol;
+pub mod search;
 pub mod tools;

@@ -47,6 +47,12 @@ enum Command {
         #[arg(long)]
         variant: String,
     },
+    /// Search fixed positions of every variant to a fixed depth (1 thread, fresh hash) and
+    /// print the node count (a signature of the search) and the speed.
+    Bench {
+        #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn parse_bool(s: &str) -> Option<bool> {
@@ -103,6 +109,13 @@ fn run_perft(
     Ok(())
 }
 
+fn run_bench(depth: u32) -> Result<(), String> {
+    let r = cannonade::tools::bench::run(depth, |line| eprintln!("{line}"))?;
+    println!("Nodes searched: {}", r.nodes);
+    println!("Nodes/second: {}", r.nps());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -132,7 +145,11 @@ fn main() -> ExitCode {
             )
             .map_err(|e| e.to_string()),
         },
-        None => Err("the protocol loop is not built yet".to_string()),
+        Some(Command::Bench { depth }) => run_bench(depth),
+        None => {
+            cannonade::protocol::run_stdin();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -236,8 +236,11 @@ mod tests {
         Geometry::new(10, 8, &holes)
     }
 
+    /// The square of a name, holes included (parse_square refuses holes).
     fn sq<W: BitWord>(g: &Geometry<W>, name: &str) -> Square {
-        g.parse_square(name, false).unwrap().0
+        let b = name.as_bytes();
+        let rank: i32 = name[1..].parse().unwrap();
+        g.square((b[0] - b'a') as i32, rank - 1).unwrap()
     }
 
     fn set<W: BitWord>(g: &Geometry<W>, names: &[&str]) -> Bitboard<W> {
@@ -279,8 +282,7 @@ mod tests {
     fn diagonal_line_ends_at_a_hole() {
         let g = gustavian();
         let r = Rays::new(&g);
-        // c3 -> b2 -> a1 would pass a hole? No: a1 exists; but d2 -> c1 ... check the NW ray
-        // from c5: b6, then a7 is a hole, so the ray ends at b6.
+        // The north-west ray from c5 reaches b6; a7 is a hole, so the ray ends at b6.
         let att = r.bishop_attacks(sq(&g, "c5"), Bitboard::EMPTY);
         assert!(att.contains(sq(&g, "b6")));
         assert!(!att.contains(sq(&g, "a7")));

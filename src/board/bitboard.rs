@@ -3,7 +3,7 @@
 use super::square::Square;
 use super::word::BitWord;
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
 /// A set of squares; bit `i` is the square with index `i` (see [`crate::board::Geometry`]).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -80,16 +80,6 @@ impl<W: BitWord> Bitboard<W> {
         self.0 ^= W::ONE << sq.index() as u32;
     }
 
-    #[inline(always)]
-    pub fn shl(self, n: u32) -> Self {
-        Bitboard(self.0 << n)
-    }
-
-    #[inline(always)]
-    pub fn shr(self, n: u32) -> Self {
-        Bitboard(self.0 >> n)
-    }
-
     pub fn squares(self) -> SquareIter<W> {
         SquareIter(self)
     }
@@ -154,6 +144,24 @@ impl<W: BitWord> Not for Bitboard<W> {
     #[inline(always)]
     fn not(self) -> Self {
         Bitboard(!self.0)
+    }
+}
+
+/// Shifting moves every square by a number of indices; [`crate::board::Geometry::shift`] is the
+/// board-aware version that drops squares falling off an edge.
+impl<W: BitWord> Shl<u32> for Bitboard<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        Bitboard(self.0 << n)
+    }
+}
+
+impl<W: BitWord> Shr<u32> for Bitboard<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        Bitboard(self.0 >> n)
     }
 }
 

@@ -79,16 +79,15 @@ impl<W: BitWord> Geometry<W> {
         let mut file_masks = [Bitboard::EMPTY; MAX_FILES];
         let mut rank_masks = [Bitboard::EMPTY; MAX_RANKS];
         let mut valid = Bitboard::EMPTY;
-        for r in 0..ranks {
-            for f in 0..files {
-                if holes.contains(&(f, r)) {
-                    continue;
-                }
-                let sq = Square::new((r * files + f) as u8);
-                valid.set(sq);
-                file_masks[f].set(sq);
-                rank_masks[r].set(sq);
+        for index in 0..files * ranks {
+            let (f, r) = (index % files, index / files);
+            if holes.contains(&(f, r)) {
+                continue;
             }
+            let sq = Square::new(index as u8);
+            valid.set(sq);
+            file_masks[f].set(sq);
+            rank_masks[r].set(sq);
         }
         Geometry {
             files: files as u8,
@@ -184,9 +183,9 @@ impl<W: BitWord> Geometry<W> {
         }
         let delta = offset.df as i32 + offset.dr as i32 * self.files as i32;
         let moved = if delta >= 0 {
-            src.shl(delta as u32)
+            src << delta as u32
         } else {
-            src.shr((-delta) as u32)
+            src >> (-delta) as u32
         };
         moved & self.valid
     }

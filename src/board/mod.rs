@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod fen;
 pub mod geometry;
 pub mod square;
 pub mod word;

@@ -1,5 +1,6 @@
 //! The `Game` trait that every game implements, the shared move type, and the variant registry.
 
+pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;
@@ -175,6 +176,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
+
+    /// A rough value of the piece that makes the move, so that move ordering can try the
+    /// cheapest attacker of a victim first (MVV-LVA). 0 when the game has nothing better.
+    fn mover_value(&self, _m: Move) -> i32 {
+        0
+    }
 
     /// A text diagram of the board.
     fn board_diagram(&self) -> String;

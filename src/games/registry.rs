@@ -1,6 +1,7 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
+use crate::games::cannon::{CannonPosition, CANNON_START};
 use crate::games::chess::Chess;
 use crate::games::shogi::CannonShogi;
 use crate::protocol::engine::{GameSession, Session};
@@ -36,6 +37,15 @@ pub static VARIANTS: &[VariantInfo] = &[
         new_session: || session::<Chess>("chess"),
     },
     VariantInfo {
+        name: "cannon",
+        xboard_name: "cannon",
+        files: 10,
+        ranks: 10,
+        pocket: 1,
+        start_fen: CANNON_START,
+        new_session: || session::<CannonPosition>("cannon"),
+    },
+    VariantInfo {
         name: "cannonshogi",
         xboard_name: "cannonshogi",
         files: 9,
@@ -45,6 +55,19 @@ pub static VARIANTS: &[VariantInfo] = &[
         new_session: || session::<CannonShogi>("cannonshogi"),
     },
 ];
+
+impl VariantInfo {
+    /// The board template a GUI should draw, as Fairy-Stockfish names it in its
+    /// `info string variant ... template T` line: `shogi` for the shogi family (hands and
+    /// shogi-style promotion), `fairy` for everything else.
+    pub fn gui_template(&self) -> &'static str {
+        if self.name.ends_with("shogi") {
+            "shogi"
+        } else {
+            "fairy"
+        }
+    }
+}
 
 /// Looks a variant up by its UCI or XBoard name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {

@@ -1,7 +1,10 @@
 //! The engine facade: one object-safe interface over every game, so the protocols and tools
 //! choose a game by name at run time while the work inside is monomorphised per game.
 
-use crate::games::{Game, GameError, MoveList, Notation, Outcome};
+use crate::board::Color;
+use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
+use crate::search::TranspositionTable;
+use crate::search::{self, Limits, PvInfo, SearchControl, SearchOptions, SearchResult};
 use crate::tools::perft;
 
 /// A game in progress: its variant, rule switches and current position.
@@ -21,15 +24,34 @@ pub trait Session: Send {
     /// Plays one more move string on the current position.
     fn play(&mut self, mv: &str, notation: Notation) -> Result<(), GameError>;
     fn fen(&self) -> String;
+    fn side_to_move(&self) -> Color;
     fn key(&self) -> u64;
     fn board_diagram(&self) -> String;
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
+    /// The rule switches of this variant, with defaults and help.
+    fn rule_options(&self) -> &'static [RuleOption];
+    /// An independent copy (same variant, switches and position), e.g. for a search thread.
+    fn clone_session(&self) -> Box<dyn Session>;
+    /// Static evaluation of the current position, centipawns, side to move's view.
+    fn evaluate(&self) -> i32;
+    /// Searches the current position (see [`search::search`]); moves come out as strings in
+    /// `notation`.
+    fn search(
+        &self,
+        limits: &Limits,
+        opts: &SearchOptions,
+        tt: &TranspositionTable,
+        ctl: &SearchControl,
+        notation: Notation,
+        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+    ) -> SearchResult<String>;
 }
 
 /// The facade for one game type.
+#[derive(Clone)]
 pub struct GameSession<G: Game> {
     /// The start position with the current rule switches; FENs are read relative to it.
     base: G,
@@ -48,6 +70,18 @@ impl<G: Game> GameSession<G> {
     pub fn position(&self) -> &G {
         &self.pos
     }
+}
+
+/// The strings of a line of moves played from `pos`.
+fn line_strings<G: Game>(pos: &G, line: &[Move], notation: Notation) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let s = p.move_to_string(m, notation);
+            p.make_move(m);
+            s
+        })
+        .collect()
 }
 
 /// Plays `moves` (strings) from `pos`, stopping with an error at the first that is not legal.
@@ -113,6 +147,10 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.to_fen()
     }
 
+    fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
     fn key(&self) -> u64 {
         self.pos.key()
     }
@@ -138,5 +176,44 @@ impl<G: Game> Session for GameSession<G> {
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
             .collect()
+    }
+
+    fn rule_options(&self) -> &'static [RuleOption] {
+        self.base.rule_options()
+    }
+
+    fn clone_session(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.pos.evaluate()
+    }
+
+    fn search(
+        &self,
+        limits: &Limits,
+        opts: &SearchOptions,
+        tt: &TranspositionTable,
+        ctl: &SearchControl,
+        notation: Notation,
+        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+    ) -> SearchResult<String> {
+        let pos = &self.pos;
+        let mut inner = |info: PvInfo<Move>| {
+            report(info.map_pv(|pv| line_strings(pos, &pv, notation)));
+        };
+        let r = search::search(pos, limits, opts, tt, ctl, &mut inner);
+        let mut line = Vec::new();
+        line.extend(r.best);
+        line.extend(r.ponder);
+        let mut strings = line_strings(pos, &line, notation).into_iter();
+        SearchResult {
+            best: r.best.and_then(|_| strings.next()),
+            ponder: r.ponder.and_then(|_| strings.next()),
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
+        }
     }
 }

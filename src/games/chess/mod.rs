@@ -225,6 +225,13 @@ impl<W: ChessWord> Game for ChessPosition<W> {
             }
     }
 
+    fn mover_value(&self, m: Move) -> i32 {
+        if m.kind() == MoveKind::Drop {
+            return 0;
+        }
+        self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();

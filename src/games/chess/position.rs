@@ -352,3 +352,9 @@ impl<W: BitWord> ChessPosition<W> {
             .count()
     }
 }
+
+impl<W: BitWord> std::fmt::Debug for ChessPosition<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ChessPosition({})", self.fen())
+    }
+}

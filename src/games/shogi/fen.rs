@@ -210,8 +210,7 @@ impl ShogiPosition {
             .get(1)
             .map_or(Ok(1), |s| parse_number(s, "fullmove number"))?;
         pos.halfmove = halfmove.min(u16::MAX as u32) as u16;
-        pos.game_ply = 2 * (fullmove.clamp(1, 1 << 20) - 1)
-            + u32::from(pos.side == Color::Black);
+        pos.game_ply = 2 * (fullmove.clamp(1, 1 << 20) - 1) + u32::from(pos.side == Color::Black);
         finish(pos)
     }
 

@@ -178,6 +178,13 @@ impl Game for ShogiPosition {
         captured + promotion
     }
 
+    fn mover_value(&self, m: Move) -> i32 {
+        match m.kind() {
+            MoveKind::Drop => role_value(Role::from_index(m.piece() as usize)),
+            _ => self.piece_at(m.from()).map_or(0, |p| role_value(p.role())),
+        }
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();

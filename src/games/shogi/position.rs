@@ -314,15 +314,6 @@ impl ShogiPosition {
         k
     }
 
-    /// The first history index that repetition may look at: positions before a null move are
-    /// not comparable with positions after it.
-    fn repetition_floor(&self) -> usize {
-        self.history
-            .iter()
-            .rposition(|u| u.mv.is_none())
-            .map_or(0, |i| i + 1)
-    }
-
     /// Key and "side to move is in check" of position `i` of the game (`history.len()` is the
     /// current position).
     fn state(&self, i: usize) -> (u64, bool) {
@@ -335,12 +326,14 @@ impl ShogiPosition {
     }
 
     /// Indices of earlier occurrences of the current position, most recent first, at most
-    /// `limit` plies back.
+    /// `limit` plies back. Positions before a null move are not comparable with positions
+    /// after it, so the walk stops there.
     fn earlier_occurrences(&self, limit: usize) -> impl Iterator<Item = usize> + '_ {
         let n = self.history.len();
-        let floor = self.repetition_floor().max(n.saturating_sub(limit));
-        (floor..n.saturating_sub(1))
+        let floor = n.saturating_sub(limit);
+        (floor..n)
             .rev()
+            .take_while(|&i| !self.history[i].mv.is_none())
             .filter(move |&i| (n - i).is_multiple_of(2) && self.history[i].key == self.key)
     }
 

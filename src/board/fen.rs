@@ -1,0 +1,161 @@
+//! The board field of a FEN on any geometry, for games whose pieces are one letter each:
+//! ranks from the top, `/` between ranks, runs of empty squares as one- or two-digit numbers,
+//! `*` for a hole. Games add their own hands and fields around it.
+
+use super::geometry::Geometry;
+use super::square::Square;
+use super::word::BitWord;
+
+/// Reads a board field into `(square, letter)` pairs, checking the shape against `geo`: the
+/// number of ranks, the length of each rank, and holes exactly where the geometry has them.
+pub fn read_board<W: BitWord>(
+    geo: &Geometry<W>,
+    board: &str,
+) -> Result<Vec<(Square, char)>, String> {
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != geo.ranks() {
+        return Err(format!(
+            "FEN board has {} ranks, this board has {}",
+            rows.len(),
+            geo.ranks()
+        ));
+    }
+    let mut pieces = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = geo.ranks() - 1 - i;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                let mut n = d as usize;
+                if let Some(d2) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d2 as usize;
+                    chars.next();
+                }
+                if n == 0 {
+                    return Err(format!("FEN rank {} has an empty run of 0", rank + 1));
+                }
+                if file + n > geo.files() {
+                    return Err(format!("FEN rank {} is too long", rank + 1));
+                }
+                for f in file..file + n {
+                    let sq = geo
+                        .square(f as i32, rank as i32)
+                        .expect("inside the rectangle");
+                    if !geo.is_valid(sq) {
+                        return Err(format!(
+                            "FEN has an empty square where the board has a hole ({})",
+                            geo.square_name(sq, false)
+                        ));
+                    }
+                }
+                file += n;
+                continue;
+            }
+            let Some(sq) = geo.square(file as i32, rank as i32) else {
+                return Err(format!("FEN rank {} is too long", rank + 1));
+            };
+            match (c == '*', geo.is_valid(sq)) {
+                (true, true) => {
+                    return Err(format!(
+                        "FEN has a hole on {}, which exists on this board",
+                        geo.square_name(sq, false)
+                    ))
+                }
+                (false, false) => {
+                    return Err(format!(
+                        "FEN puts '{c}' on a hole ({})",
+                        geo.square_name(sq, false)
+                    ))
+                }
+                (true, false) => {}
+                (false, true) => pieces.push((sq, c)),
+            }
+            file += 1;
+        }
+        if file != geo.files() {
+            return Err(format!(
+                "FEN rank {} has {} squares, the board has {} files",
+                rank + 1,
+                file,
+                geo.files()
+            ));
+        }
+    }
+    Ok(pieces)
+}
+
+/// Writes a board field: `letter(sq)` gives the piece letter on a square, `None` when empty.
+pub fn write_board<W: BitWord>(
+    geo: &Geometry<W>,
+    letter: impl Fn(Square) -> Option<char>,
+) -> String {
+    let mut s = String::new();
+    for rank in (0..geo.ranks()).rev() {
+        let mut empty = 0;
+        for file in 0..geo.files() {
+            let sq = geo
+                .square(file as i32, rank as i32)
+                .expect("inside the rectangle");
+            let c = if geo.is_valid(sq) {
+                letter(sq)
+            } else {
+                Some('*')
+            };
+            match c {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        s += &empty.to_string();
+                        empty = 0;
+                    }
+                    s.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            s += &empty.to_string();
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_by_ten_board_round_trips_with_two_digit_runs() {
+        let geo = Geometry::<u128>::new(10, 10, &[]);
+        let board = "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/10";
+        let pieces = read_board(&geo, board).unwrap();
+        assert_eq!(pieces.len(), 30);
+        let a2 = geo.parse_square("a2", false).unwrap().0;
+        let j9 = geo.parse_square("j9", false).unwrap().0;
+        assert!(pieces.contains(&(a2, 'S')) && pieces.contains(&(j9, 's')));
+        let written = write_board(&geo, |sq| {
+            pieces.iter().find(|(s, _)| *s == sq).map(|&(_, c)| c)
+        });
+        assert_eq!(written, board);
+    }
+
+    #[test]
+    fn bad_shapes_are_refused_with_a_reason() {
+        let geo = Geometry::<u128>::new(10, 10, &[]);
+        let nine_ranks = "10/10/10/10/10/10/10/10/10";
+        assert!(read_board(&geo, nine_ranks)
+            .unwrap_err()
+            .contains("9 ranks"));
+        let long = "11/10/10/10/10/10/10/10/10/10";
+        assert!(read_board(&geo, long).unwrap_err().contains("too long"));
+        let short = "9/10/10/10/10/10/10/10/10/10";
+        assert!(read_board(&geo, short).unwrap_err().contains("9 squares"));
+        let hole = "*9/10/10/10/10/10/10/10/10/10";
+        assert!(read_board(&geo, hole).unwrap_err().contains("hole"));
+        let zero = "0/10/10/10/10/10/10/10/10/10";
+        assert!(read_board(&geo, zero).unwrap_err().contains("run of 0"));
+    }
+}

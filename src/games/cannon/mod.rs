@@ -1,0 +1,214 @@
+//! Cannon, David E. Whitcher's 10x10 war game of soldiers, towns and cannons (rules contract:
+//! `docs/rules/cannon.md`). Not a chess game: no king, no check. Each side places its town on
+//! its first rank, then moves soldiers; three soldiers in a row form a cannon that slides and
+//! shoots. Taking the enemy town wins, and so does leaving the enemy without a move.
+
+mod eval;
+mod fen;
+mod movegen;
+mod notation;
+mod position;
+mod tables;
+
+#[cfg(test)]
+mod tests;
+
+pub use movegen::TOWN_CODE;
+pub use position::CannonPosition;
+
+use crate::board::Color;
+use crate::games::{err, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
+use movegen::Gen;
+
+/// The start position: soldiers on alternate files, towns in hand.
+pub const CANNON_START: &str =
+    "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/10[Tt] w - - 0 1";
+
+/// The rule switches of Cannon.
+pub const CANNON_OPTIONS: &[RuleOption] = &[RuleOption {
+    name: "CannonClearShot",
+    default: false,
+    help: "A cannon shot at the third square also needs the second square empty (as Ludii plays)",
+}];
+
+/// Value of a soldier for move ordering and evaluation.
+pub const SOLDIER_VALUE: i32 = 100;
+/// Taking the town ends the game; ordering puts it first.
+pub const TOWN_VALUE: i32 = 10_000;
+
+/// Below this many soldiers, having to move is often a burden (every step walks into a
+/// capture), so passing is no longer a safe guess of a lower bound.
+const NULL_MOVE_MIN_SOLDIERS: u32 = 5;
+
+impl Game for CannonPosition {
+    fn new_game(variant: &str) -> Result<Self, GameError> {
+        match variant {
+            "cannon" => CannonPosition::from_fen(CANNON_START, false),
+            _ => err(format!("'{variant}' is not played by the Cannon module")),
+        }
+    }
+
+    fn variant(&self) -> &'static str {
+        "cannon"
+    }
+
+    fn rule_options(&self) -> &'static [RuleOption] {
+        CANNON_OPTIONS
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError> {
+        if name.eq_ignore_ascii_case("CannonClearShot") {
+            self.clear_shot = value;
+            Ok(())
+        } else {
+            err(format!(
+                "unknown rule option '{name}' (Cannon has CannonClearShot)"
+            ))
+        }
+    }
+
+    fn with_fen(&self, fen: &str) -> Result<Self, GameError> {
+        CannonPosition::from_fen(fen, self.clear_shot)
+    }
+
+    fn to_fen(&self) -> String {
+        self.fen()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.generate(out, Gen::All)
+    }
+
+    #[inline]
+    fn tactical_moves(&self, out: &mut MoveList) {
+        self.generate(out, Gen::Tactical)
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.is_capture(m)
+    }
+
+    #[inline]
+    fn make_move(&mut self, m: Move) {
+        self.make(m)
+    }
+
+    #[inline]
+    fn unmake_move(&mut self) {
+        self.unmake()
+    }
+
+    fn make_null_move(&mut self) {
+        self.make_null()
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.unmake_null()
+    }
+
+    /// Passing is never legal in Cannon, so a null move is only a search guess that "moving is
+    /// worth something". That holds while both towns stand and the side to move has enough
+    /// soldiers to have a harmless move; it fails while towns are being placed (the order of
+    /// placement is fixed) and in thin endings, where zugzwang is common.
+    fn null_move_ok(&self) -> bool {
+        let us = self.side;
+        self.town(us).is_some()
+            && self.town(!us).is_some()
+            && self.soldiers(us).count() >= NULL_MOVE_MIN_SOLDIERS
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn compute_key(&self) -> u64 {
+        CannonPosition::compute_key(self)
+    }
+
+    /// Cannon has no check: a threatened town is just a piece that may be taken.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    fn rule_outcome(&self) -> Option<Outcome> {
+        if self.town_taken(self.side) {
+            return Some(Outcome::Loss(match self.side {
+                Color::White => "White's town is taken",
+                Color::Black => "Black's town is taken",
+            }));
+        }
+        if self.repetitions(usize::MAX) >= 2 {
+            return Some(Outcome::Draw("Draw by repetition"));
+        }
+        None
+    }
+
+    fn no_moves_outcome(&self) -> Outcome {
+        Outcome::Loss(match self.side {
+            Color::White => "White has no legal move",
+            Color::Black => "Black has no legal move",
+        })
+    }
+
+    fn is_repetition_within(&self, plies: usize) -> bool {
+        self.repetitions(plies) >= 1
+    }
+
+    fn move_to_string(&self, m: Move, notation: Notation) -> String {
+        self.move_string(m, notation)
+    }
+
+    fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {
+        self.parse(s, notation)
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.evaluate_side_to_move()
+    }
+
+    fn capture_value(&self, m: Move) -> i32 {
+        if !self.is_capture(m) {
+            0
+        } else if self.towns[(!self.side).index()].contains(m.to()) {
+            TOWN_VALUE
+        } else {
+            SOLDIER_VALUE
+        }
+    }
+
+    fn board_diagram(&self) -> String {
+        let geo = &self.t.geo;
+        let mut s = String::new();
+        for rank in (0..geo.ranks()).rev() {
+            s += &format!("{:>2} ", rank + 1);
+            for file in 0..geo.files() {
+                let sq = geo.square(file as i32, rank as i32).expect("on the board");
+                s.push(' ');
+                s.push(self.letter_at(sq).unwrap_or('.'));
+            }
+            s.push('\n');
+        }
+        s += "   ";
+        for file in 0..geo.files() {
+            s.push(' ');
+            s.push((b'a' + file as u8) as char);
+        }
+        s.push('\n');
+        let hand: String = [('T', Color::White), ('t', Color::Black)]
+            .iter()
+            .filter(|(_, c)| self.town_in_hand(*c))
+            .map(|(l, _)| *l)
+            .collect();
+        if !hand.is_empty() {
+            s += &format!("in hand: {hand}\n");
+        }
+        s
+    }
+}

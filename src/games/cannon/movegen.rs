@@ -1,0 +1,180 @@
+//! Move generation by set operations on the soldier bitboards.
+//!
+//! Every kind of move is found for all soldiers at once: shift the set of soldiers (or of
+//! cannon ends) one step, mask with what the target must hold, then read each move back from
+//! its target square, since `from = to - k * delta(d)` for a move of `k` steps along `d`.
+//!
+//! Cannons: for a line direction `d`, the soldiers `x` with `x + d` and `x + 2d` also ours are
+//!
+//! ```text
+//! low(d)  = S & shift(S, -d) & shift(shift(S, -d), -d)      (x + d ∈ S ⟺ x ∈ shift(S, -d))
+//! high(d) = shift(shift(low(d), d), d)                      (the other end, x + 2d)
+//! ```
+//!
+//! Each cannon on the line of `d` appears once (its low end in `low(d)`), so looking at both
+//! ends of it covers both directions without generating a cannon twice. A line of four holds
+//! two cannons: both appear, one starting at each of the two lower soldiers.
+//!
+//! No two moves of one position share a string: a move's string (from, to) fixes its distance
+//! and direction, and the kinds that share a distance differ in what the target holds (a step
+//! or shift needs it empty, a capture or shot needs an enemy there). A shot's string names its
+//! front soldier, and a front soldier and a direction fix the cannon. So the generator needs no
+//! de-duplication, and perft's "distinct strings" is the plain count (a test checks it).
+
+use super::position::CannonPosition;
+use super::tables::{delta, forward, reverse, Bb};
+use crate::board::geometry::{Offset, EAST, NORTH, NORTH_EAST, NORTH_WEST, WEST};
+use crate::board::Square;
+use crate::games::{Move, MoveKind, MoveList};
+
+/// The four line directions a cannon can lie along; each line is also used reversed.
+pub const LINES: [Offset; 4] = [NORTH, EAST, NORTH_EAST, NORTH_WEST];
+
+/// The piece code of a town, in drop moves.
+pub const TOWN_CODE: u8 = 1;
+
+/// Appends one move per square of `targets`, coming from `steps` steps of `d` back.
+#[inline(always)]
+fn push_moves(out: &mut MoveList, targets: Bb, d: Offset, steps: i32, kind: MoveKind) {
+    let back = delta(d) * steps;
+    for to in targets {
+        let from = Square::new((to.index() as i32 - back) as u8);
+        out.push(Move::new(from, to, kind, 0));
+    }
+}
+
+/// Which moves to generate.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Gen {
+    All,
+    /// Captures and shots only.
+    Tactical,
+}
+
+impl CannonPosition {
+    /// The low ends of the side's cannons along `d` (see the module comment).
+    #[inline(always)]
+    pub(crate) fn cannon_lows(&self, soldiers: Bb, d: Offset) -> Bb {
+        let back = reverse(d);
+        let s1 = self.t.shift(soldiers, back);
+        soldiers & s1 & self.t.shift(s1, back)
+    }
+
+    /// Appends the moves of the side to move.
+    pub(crate) fn generate(&self, out: &mut MoveList, gen: Gen) {
+        let us = self.side;
+        let them = !us;
+        if self.town_taken(us) {
+            // The game ended when the town fell.
+            return;
+        }
+        let t = self.t;
+        let occupied = self.occupied();
+        let empty = t.geo.valid() & !occupied;
+        if self.in_hand[us.index()] {
+            if gen == Gen::All {
+                for to in t.town_squares[us.index()] & empty {
+                    out.push(Move::new(to, to, MoveKind::Drop, TOWN_CODE));
+                }
+            }
+            return;
+        }
+        let s = self.soldiers[us.index()];
+        let enemy = self.pieces(them);
+        let fwd = forward(us);
+        let back = reverse(fwd);
+
+        // Steps and captures, one direction at a time.
+        for d in [fwd, Offset::new(1, fwd.dr), Offset::new(-1, fwd.dr)] {
+            let to = t.shift(s, d);
+            if gen == Gen::All {
+                push_moves(out, to & empty, d, 1, MoveKind::Normal);
+            }
+            push_moves(out, to & enemy, d, 1, MoveKind::Normal);
+        }
+        for d in [EAST, WEST] {
+            push_moves(out, t.shift(s, d) & enemy, d, 1, MoveKind::Normal);
+        }
+
+        // Retreats: two squares back through an empty square, only next to an enemy piece.
+        if gen == Gen::All {
+            let threatened = s & t.king_area(enemy);
+            if threatened.any() {
+                for d in [back, Offset::new(1, back.dr), Offset::new(-1, back.dr)] {
+                    let mid = t.shift(threatened, d) & empty;
+                    push_moves(out, t.shift(mid, d) & empty, d, 2, MoveKind::Normal);
+                }
+            }
+        }
+
+        // Cannons: shifts and shots at both ends of every cannon.
+        let third_ok = if self.clear_shot {
+            empty
+        } else {
+            t.geo.valid()
+        };
+        for line in LINES {
+            let low = self.cannon_lows(s, line);
+            if low.is_empty() {
+                continue;
+            }
+            let high = t.shift(t.shift(low, line), line);
+            for (front, d) in [(high, line), (low, reverse(line))] {
+                // The square beyond the front: a shift lands there, a shot needs it empty.
+                let first = t.shift(front, d) & empty;
+                if gen == Gen::All {
+                    push_moves(out, first, d, 3, MoveKind::Normal);
+                }
+                let second = t.shift(first, d);
+                push_moves(out, second & enemy, d, 2, MoveKind::Shot);
+                let third = t.shift(second & third_ok, d);
+                push_moves(out, third & enemy, d, 3, MoveKind::Shot);
+            }
+        }
+    }
+
+    /// Squares of `them` pieces that the side `us` could capture or shoot next move, if it
+    /// were its turn (used by the evaluation).
+    pub(crate) fn attacked_by(&self, us: crate::board::Color) -> Bb {
+        let t = self.t;
+        let them = !us;
+        let s = self.soldiers[us.index()];
+        let enemy = self.pieces(them);
+        let empty = t.geo.valid() & !self.occupied();
+        let fwd = forward(us);
+        let mut hit = Bb::EMPTY;
+        for d in [
+            fwd,
+            Offset::new(1, fwd.dr),
+            Offset::new(-1, fwd.dr),
+            EAST,
+            WEST,
+        ] {
+            hit |= t.shift(s, d);
+        }
+        let third_ok = if self.clear_shot {
+            empty
+        } else {
+            t.geo.valid()
+        };
+        for line in LINES {
+            let low = self.cannon_lows(s, line);
+            if low.is_empty() {
+                continue;
+            }
+            let high = t.shift(t.shift(low, line), line);
+            for (front, d) in [(high, line), (low, reverse(line))] {
+                let second = t.shift(t.shift(front, d) & empty, d);
+                hit |= second | t.shift(second & third_ok, d);
+            }
+        }
+        hit & enemy
+    }
+
+    /// Whether a move takes something (a capture or a shot).
+    #[inline]
+    pub(crate) fn is_capture(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Shot
+            || (m.kind() == MoveKind::Normal && self.pieces(!self.side).contains(m.to()))
+    }
+}

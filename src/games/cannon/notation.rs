@@ -1,0 +1,54 @@
+//! Cannon move strings. UCI: `a2a3`, `T@b1`, a shot as one leg front-to-victim `e6e8`.
+//! XBoard: ranks from 0 (the board has ten ranks), and a shot as two legs `e6e8,e8e6` (to the
+//! victim and back, since the front soldier does not move). Input takes a shot in either form.
+
+use super::position::CannonPosition;
+use crate::games::{Move, MoveKind, MoveList, Notation};
+
+impl CannonPosition {
+    /// One leg: from and to (or `T@to` for a town placement).
+    fn leg(&self, m: Move, zero_based: bool) -> String {
+        let geo = &self.t.geo;
+        if m.kind() == MoveKind::Drop {
+            return format!("T@{}", geo.square_name(m.to(), zero_based));
+        }
+        let mut s = geo.square_name(m.from(), zero_based);
+        s += &geo.square_name(m.to(), zero_based);
+        s
+    }
+
+    pub fn move_string(&self, m: Move, notation: Notation) -> String {
+        let zero = notation == Notation::XBoard;
+        let mut s = self.leg(m, zero);
+        if zero && m.kind() == MoveKind::Shot {
+            let geo = &self.t.geo;
+            s.push(',');
+            s += &geo.square_name(m.to(), zero);
+            s += &geo.square_name(m.from(), zero);
+        }
+        s
+    }
+
+    /// Reads a move by matching the legal moves' strings. A shot may come as one leg or as
+    /// two legs (the second leg must be the first reversed), in either notation.
+    pub fn parse(&self, s: &str, notation: Notation) -> Option<Move> {
+        let zero = notation == Notation::XBoard;
+        let s = s.trim();
+        let (first, second) = match s.split_once(',') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let mut moves = MoveList::new();
+        self.generate(&mut moves, super::movegen::Gen::All);
+        let m = moves.into_iter().find(|&m| self.leg(m, zero) == first)?;
+        match second {
+            None => Some(m),
+            Some(back) if m.kind() == MoveKind::Shot => {
+                let geo = &self.t.geo;
+                let expected = geo.square_name(m.to(), zero) + &geo.square_name(m.from(), zero);
+                (back == expected).then_some(m)
+            }
+            Some(_) => None,
+        }
+    }
+}

@@ -1,0 +1,645 @@
+//! The UCI adapter: reads UCI commands, drives the [`Session`] facade, prints UCI answers.
+//!
+//! Hand-written for the variants: positions, FENs and moves are whatever the current game
+//! accepts, so no chess-only parser touches the input. Bad input is answered with
+//! `info string error: ...` and leaves the engine as it was.
+
+use super::engine::Session;
+use super::Input;
+use crate::games::registry::{self, VariantInfo, VARIANTS};
+use crate::games::{Notation, RuleOption};
+use crate::search::{
+    Bound, Limits, PvInfo, SearchControl, SearchOptions, TranspositionTable,
+    DEFAULT_MOVE_OVERHEAD_MS,
+};
+use crate::tools::bench;
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 65_536;
+const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 256;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// A search running on its own thread.
+struct Running {
+    ctl: Arc<SearchControl>,
+    /// Infinite and ponder searches end only on `stop`/`ponderhit`.
+    waits_for_stop: bool,
+    handle: JoinHandle<()>,
+}
+
+/// The UCI engine state.
+pub struct Uci {
+    variant: &'static VariantInfo,
+    session: Box<dyn Session>,
+    /// Rule switches the user set, by canonical name, applied to every new session that knows
+    /// them.
+    rule_values: Vec<(&'static str, bool)>,
+    tt: Arc<TranspositionTable>,
+    hash_mb: usize,
+    opts: SearchOptions,
+    ponder: bool,
+    running: Option<Running>,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Prints one line of output (stdout is line-buffered, so each line leaves at once).
+fn say(line: &str) {
+    println!("{line}");
+}
+
+fn error(msg: impl AsRef<str>) {
+    say(&format!("info string error: {}", msg.as_ref()));
+}
+
+/// Every rule switch of every variant, once each (first variant's default wins).
+fn all_rule_options() -> Vec<RuleOption> {
+    let mut out: Vec<RuleOption> = Vec::new();
+    for v in VARIANTS {
+        for o in (v.new_session)().rule_options() {
+            if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
+                out.push(*o);
+            }
+        }
+    }
+    out
+}
+
+/// The `info` line of a search report.
+pub fn format_info(info: &PvInfo<String>) -> String {
+    if info.depth == 0 {
+        return format!("info depth 0 score {}", info.score);
+    }
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        bound,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis()
+    );
+    if !info.pv.is_empty() {
+        s += " pv ";
+        s += &info.pv.join(" ");
+    }
+    s
+}
+
+fn parse_bool(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Parses a spin value within `min..=max`.
+fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v: u64 = value
+        .parse()
+        .map_err(|_| format!("option {name}: '{value}' is not a whole number"))?;
+    if v < min || v > max {
+        return Err(format!(
+            "option {name}: {v} is out of range {min}..{max}; value unchanged"
+        ));
+    }
+    Ok(v)
+}
+
+impl Uci {
+    pub fn new() -> Self {
+        let variant = registry::find("chess").unwrap_or(&VARIANTS[0]);
+        Uci {
+            variant,
+            session: (variant.new_session)(),
+            rule_values: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            hash_mb: DEFAULT_HASH_MB,
+            opts: SearchOptions::default(),
+            ponder: false,
+            running: None,
+        }
+    }
+
+    /// Runs until `quit` or the end of input. `first` is a line already read by the dispatcher.
+    pub fn run(&mut self, first: Option<String>, input: &Input) {
+        if let Some(line) = first {
+            if !self.handle(&line) {
+                self.finish(true);
+                return;
+            }
+        }
+        while let Ok(line) = input.recv() {
+            if !self.handle(&line) {
+                self.finish(true);
+                return;
+            }
+        }
+        // End of input: let a timed search finish (so `go depth 5` piped in still answers),
+        // but an infinite one would never end.
+        self.finish(false);
+    }
+
+    /// Ends the running search, if any: stops it when `stop` is set or it would never end.
+    fn finish(&mut self, stop: bool) {
+        if let Some(r) = self.running.take() {
+            if stop || r.waits_for_stop {
+                r.ctl.stop();
+            }
+            let _ = r.handle.join();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        self.finish(true);
+    }
+
+    /// Handles one command; false means quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return true;
+        };
+        // A finished search thread is collected before anything else.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.finish(false);
+        }
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => say("readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                self.tt.clear();
+            }
+            "setoption" => {
+                self.stop_search();
+                self.cmd_setoption(args);
+            }
+            "position" => {
+                self.stop_search();
+                self.cmd_position(args);
+            }
+            "go" => {
+                self.stop_search();
+                self.cmd_go(args);
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" => {
+                if let Some(r) = &mut self.running {
+                    r.ctl.ponderhit();
+                    r.waits_for_stop = false;
+                }
+            }
+            "quit" => return false,
+            "d" => {
+                say(self.session.board_diagram().trim_end());
+                say(&format!("Fen: {}", self.session.fen()));
+                say(&format!("Key: {:016X}", self.session.key()));
+            }
+            "eval" => say(&format!(
+                "Static evaluation: {} cp (side to move)",
+                self.session.evaluate()
+            )),
+            "bench" => {
+                self.stop_search();
+                self.cmd_bench(args);
+            }
+            "debug" | "register" => {}
+            _ => error(format!("unknown command '{cmd}'")),
+        }
+        true
+    }
+
+    fn cmd_uci(&self) {
+        say(&format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
+        say("id author the Cannonade authors");
+        say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        say("option name Clear Hash type button");
+        say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        say("option name Ponder type check default false");
+        say(&format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ));
+        let vars: String = VARIANTS
+            .iter()
+            .map(|v| format!(" var {}", v.name))
+            .collect();
+        say(&format!(
+            "option name UCI_Variant type combo default {}{vars}",
+            self.variant.name
+        ));
+        for o in all_rule_options() {
+            say(&format!(
+                "option name {} type check default {}",
+                o.name, o.default
+            ));
+        }
+        say("uciok");
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) {
+        // setoption name <words...> [value <words...>]
+        if args.first() != Some(&"name") {
+            return error("setoption: expected 'setoption name <name> [value <value>]'");
+        }
+        let rest = &args[1..];
+        let vpos = rest.iter().position(|&t| t == "value");
+        let (name_tokens, value) = match vpos {
+            Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+            None => (rest, None),
+        };
+        let name = name_tokens.join(" ");
+        let lname = name.to_ascii_lowercase();
+        let need_value = || {
+            value
+                .clone()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("option {name}: a value is required"))
+        };
+        let result: Result<(), String> = (|| {
+            match lname.as_str() {
+                "hash" => {
+                    let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
+                    if mb != self.hash_mb {
+                        self.tt = Arc::new(TranspositionTable::new(mb));
+                        self.hash_mb = mb;
+                    }
+                }
+                "clear hash" => self.tt.clear(),
+                "threads" => {
+                    self.opts.threads =
+                        parse_spin(&name, &need_value()?, 1, MAX_THREADS as u64)? as usize;
+                }
+                "multipv" => {
+                    self.opts.multipv =
+                        parse_spin(&name, &need_value()?, 1, MAX_MULTIPV as u64)? as usize;
+                }
+                "move overhead" => {
+                    let ms = parse_spin(&name, &need_value()?, 0, MAX_MOVE_OVERHEAD_MS)?;
+                    self.opts.move_overhead = Duration::from_millis(ms);
+                }
+                "ponder" => {
+                    let v = need_value()?;
+                    self.ponder = parse_bool(&v)
+                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
+                }
+                "uci_variant" => {
+                    let v = need_value()?;
+                    let info = registry::find(&v).ok_or_else(|| {
+                        let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+                        format!(
+                            "option UCI_Variant: unknown variant '{v}' (known: {})",
+                            names.join(", ")
+                        )
+                    })?;
+                    self.select_variant(info)?;
+                }
+                _ => self.set_rule_option(&name, value.as_deref())?,
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            error(e);
+        }
+    }
+
+    /// Switches to another variant at its start position, with the user's rule switches.
+    fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+        let mut session = (info.new_session)();
+        for (name, value) in &self.rule_values {
+            if session.rule_options().iter().any(|o| o.name == *name) {
+                session
+                    .set_rule_option(name, *value)
+                    .map_err(|e| format!("option {name}: {e}"))?;
+            }
+        }
+        self.session = session;
+        self.variant = info;
+        self.tt.clear();
+        if let Some(line) = variant_line(info) {
+            say(&line);
+        }
+        Ok(())
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let all = all_rule_options();
+        let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+            return Err(format!("unknown option '{name}'"));
+        };
+        let v = value.unwrap_or("");
+        let b = parse_bool(v).ok_or_else(|| {
+            format!(
+                "option {}: '{v}' is not true or false; value unchanged",
+                opt.name
+            )
+        })?;
+        if self
+            .session
+            .rule_options()
+            .iter()
+            .any(|o| o.name == opt.name)
+        {
+            self.session
+                .set_rule_option(opt.name, b)
+                .map_err(|e| format!("option {}: {e}", opt.name))?;
+        }
+        self.rule_values.retain(|(n, _)| *n != opt.name);
+        self.rule_values.push((opt.name, b));
+        Ok(())
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let fen = match setup.split_first() {
+            Some((&"startpos", [])) => None,
+            Some((&"fen", fields)) if !fields.is_empty() => Some(fields.join(" ")),
+            Some((&"fen", _)) => return error("position fen: the FEN is missing"),
+            _ => {
+                return error(format!(
+                    "position: expected 'startpos' or 'fen <FEN>', got '{}'",
+                    setup.join(" ")
+                ))
+            }
+        };
+        if let Err(e) = self
+            .session
+            .set_position(fen.as_deref(), moves, Notation::Uci)
+        {
+            error(format!("position: {e}; position unchanged"));
+        }
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            return self.cmd_perft(&args[1..]);
+        }
+        let limits = self.parse_go(args);
+        let session = self.session.clone_session();
+        let ctl = Arc::new(SearchControl::new(limits.ponder));
+        let tt = Arc::clone(&self.tt);
+        let opts = self.opts.clone();
+        let thread_ctl = Arc::clone(&ctl);
+        let thread_limits = limits.clone();
+        let spawned = thread::Builder::new().name("go".into()).spawn(move || {
+            let r = session.search(
+                &thread_limits,
+                &opts,
+                &tt,
+                &thread_ctl,
+                Notation::Uci,
+                &mut |info| say(&format_info(&info)),
+            );
+            match (r.best, r.ponder) {
+                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
+                (Some(b), None) => say(&format!("bestmove {b}")),
+                (None, _) => say("bestmove (none)"),
+            }
+        });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    ctl,
+                    waits_for_stop: limits.infinite || limits.ponder,
+                    handle,
+                })
+            }
+            Err(e) => {
+                error(format!("go: cannot start the search thread: {e}"));
+                say("bestmove (none)");
+            }
+        }
+    }
+
+    /// Reads the `go` parameters. Bad ones are reported and ignored; the search still runs,
+    /// because the GUI waits for a `bestmove`.
+    fn parse_go(&self, args: &[&str]) -> Limits {
+        let mut l = Limits::default();
+        let white = self.session.side_to_move() == crate::board::Color::White;
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            let takes_value = matches!(
+                key,
+                "wtime"
+                    | "btime"
+                    | "winc"
+                    | "binc"
+                    | "movestogo"
+                    | "movetime"
+                    | "depth"
+                    | "nodes"
+                    | "mate"
+            );
+            if !takes_value {
+                match key {
+                    "infinite" => l.infinite = true,
+                    "ponder" => l.ponder = true,
+                    "searchmoves" => {
+                        error("go: searchmoves is not supported; searching all moves");
+                        while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
+                            i += 1;
+                        }
+                    }
+                    _ => error(format!("go: unknown parameter '{key}' ignored")),
+                }
+                i += 1;
+                continue;
+            }
+            let Some(raw) = args.get(i + 1) else {
+                error(format!("go: '{key}' needs a value"));
+                break;
+            };
+            i += 2;
+            // Clocks may be negative when a GUI lets the time run out; treat that as zero.
+            let value: Option<u64> =
+                raw.parse::<i64>()
+                    .ok()
+                    .map(|v| v.max(0) as u64)
+                    .filter(|_| {
+                        !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-')
+                    });
+            let Some(v) = value else {
+                error(format!("go: '{key} {raw}': not a valid number, ignored"));
+                continue;
+            };
+            let ms = Duration::from_millis(v);
+            match key {
+                "wtime" if white => l.time = Some(ms),
+                "btime" if !white => l.time = Some(ms),
+                "winc" if white => l.inc = ms,
+                "binc" if !white => l.inc = ms,
+                "movestogo" => l.moves_to_go = (v > 0).then_some(v as u32),
+                "movetime" => l.move_time = Some(ms),
+                "depth" => l.depth = Some(v.min(u64::from(u32::MAX)) as u32),
+                "nodes" => l.nodes = Some(v),
+                "mate" => l.mate = Some(v.min(1000) as u32),
+                _ => {} // the other side's clock
+            }
+        }
+        l
+    }
+
+    fn cmd_perft(&self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<u32>()) {
+            Some(Ok(d)) if d <= 20 => d,
+            _ => return error("go perft: expected a depth from 0 to 20"),
+        };
+        let split = self
+            .session
+            .perft_divide(depth, self.opts.threads, Notation::Uci);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        };
+        for (m, n) in &split {
+            say(&format!("{m}: {n}"));
+        }
+        say("");
+        say(&format!("Nodes searched: {total}"));
+    }
+
+    fn cmd_bench(&self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<u32>()) {
+            None => bench::DEFAULT_DEPTH,
+            Some(Ok(d)) if (1..=64).contains(&d) => d,
+            _ => return error("bench: expected a depth from 1 to 64"),
+        };
+        match bench::run(depth, |line| say(&format!("info string {line}"))) {
+            Ok(r) => {
+                say(&format!("Nodes searched: {}", r.nodes));
+                say(&format!("Nodes/second: {}", r.nps()));
+            }
+            Err(e) => error(format!("bench: {e}")),
+        }
+    }
+}
+
+/// What Fairy-Stockfish prints when a variant is selected, so GUIs that know it (e.g. for
+/// board size and start position) can set up the board; nothing for orthodox chess.
+pub fn variant_line(info: &VariantInfo) -> Option<String> {
+    (info.name != "chess").then(|| {
+        format!(
+            "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
+            info.name,
+            info.files,
+            info.ranks,
+            info.pocket,
+            info.gui_template(),
+            info.start_fen
+        )
+    })
+}
+
+fn is_go_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "perft"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Score;
+
+    #[test]
+    fn variant_lines_follow_fairy_stockfish() {
+        let chess = registry::find("chess").unwrap();
+        assert_eq!(variant_line(chess), None);
+        let shogi_like = VariantInfo {
+            name: "cannonshogi",
+            xboard_name: "cannonshogi",
+            files: 9,
+            ranks: 9,
+            pocket: 7,
+            start_fen: "a b w - 1",
+            new_session: chess.new_session,
+        };
+        assert_eq!(
+            variant_line(&shogi_like).unwrap(),
+            "info string variant cannonshogi files 9 ranks 9 pocket 7 template shogi startpos a b w - 1"
+        );
+        let wide = VariantInfo {
+            name: "cannonrider",
+            files: 10,
+            ranks: 8,
+            pocket: 0,
+            ..shogi_like
+        };
+        assert!(variant_line(&wide)
+            .unwrap()
+            .contains("files 10 ranks 8 pocket 0 template fairy startpos"));
+    }
+
+    #[test]
+    fn info_lines() {
+        let info = PvInfo {
+            depth: 7,
+            seldepth: 12,
+            multipv: 2,
+            score: Score::Mate(-3),
+            bound: Some(Bound::Upper),
+            nodes: 5000,
+            time: Duration::from_millis(250),
+            hashfull: 17,
+            pv: vec!["e2e4".to_string(), "e7e5".to_string()],
+        };
+        assert_eq!(
+            format_info(&info),
+            "info depth 7 seldepth 12 multipv 2 score mate -3 upperbound nodes 5000 nps 20000 \
+             hashfull 17 time 250 pv e2e4 e7e5"
+        );
+        let over = PvInfo {
+            depth: 0,
+            score: Score::Cp(0),
+            pv: vec![],
+            ..info
+        };
+        assert_eq!(format_info(&over), "info depth 0 score cp 0");
+    }
+}

@@ -1,0 +1,667 @@
+//! One search thread: iterative deepening with aspiration windows over a principal variation
+//! search, quiescence, and the usual pruning (null move, reverse futility, late-move pruning
+//! and reductions). Every game rule comes from the `Game` trait.
+
+use super::limits::Limits;
+use super::ordering::{History, MovePicker};
+use super::time::TimeBudget;
+use super::tt::{Bound, TranspositionTable};
+use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::games::{Game, Move, MoveList, Outcome};
+use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+/// How often (in nodes) a thread looks at the clock and the stop flag: often enough that `stop`
+/// is answered within a millisecond or two at any search speed.
+const CHECK_EVERY: u64 = 1024;
+/// Quiescence plies after which only the static evaluation is trusted (games whose tactical
+/// moves include checks could otherwise chain them for a long time).
+const MAX_QUIESCENCE: usize = 24;
+
+/// A root move with the score and line of its last search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(t[(depth as usize).min(63)][moves.min(63)])
+}
+
+/// The score of a finished game, `ply` plies below the root, for the side to move.
+fn outcome_score(o: Outcome, ply: usize) -> i32 {
+    match o {
+        Outcome::Loss(_) => -MATE + ply as i32,
+        Outcome::Win(_) => MATE - ply as i32,
+        Outcome::Draw(_) => 0,
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right when the node is reached at
+/// another ply.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// What only the main thread does: enforce time and node limits.
+pub struct MainDuties {
+    pub budget: Option<TimeBudget>,
+    pub node_limit: Option<u64>,
+}
+
+/// One thread's search state.
+pub struct Worker<'a, G: Game> {
+    pos: G,
+    tt: &'a TranspositionTable,
+    ctl: &'a SearchControl,
+    /// Every thread's published node count; this thread's is `counters[id]`.
+    counters: &'a [AtomicU64],
+    id: usize,
+    main: Option<MainDuties>,
+    pub nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    root_depth: i32,
+    killers: Box<[[Move; 2]; MAX_PLY + 2]>,
+    history: Box<History>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// Whether the move leading to each ply was a null move (no two in a row).
+    null_before: [bool; MAX_PLY + 2],
+    pub root_moves: Vec<RootMove>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    pub fn new(
+        pos: G,
+        tt: &'a TranspositionTable,
+        ctl: &'a SearchControl,
+        counters: &'a [AtomicU64],
+        id: usize,
+        main: Option<MainDuties>,
+        root_moves: &[Move],
+    ) -> Self {
+        Worker {
+            pos,
+            tt,
+            ctl,
+            counters,
+            id,
+            main,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
+            history: Box::default(),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+            null_before: [false; MAX_PLY + 2],
+            root_moves: root_moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect(),
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == self.id {
+                    self.nodes
+                } else {
+                    c.load(Relaxed)
+                }
+            })
+            .sum()
+    }
+
+    /// Looks at the stop flag, and for the main thread at the clock and node limit.
+    fn check_limits(&mut self) {
+        self.counters[self.id].store(self.nodes, Relaxed);
+        if let Some(main) = &self.main {
+            let out_of_time = main
+                .budget
+                .is_some_and(|b| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= b.hard);
+            let out_of_nodes = main.node_limit.is_some_and(|n| self.total_nodes() >= n);
+            if out_of_time || out_of_nodes {
+                self.ctl.stop();
+            }
+        }
+        // The main thread always completes depth 1, so there is a move to play.
+        if self.ctl.is_stopped() && (self.main.is_none() || self.root_depth > 1) {
+            self.stopped = true;
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check_limits();
+        }
+        self.seldepth = self.seldepth.max(ply);
+    }
+
+    /// Runs iterative deepening until a limit or `stop`. The main thread reports each completed
+    /// iteration through `report`.
+    pub fn iterate(
+        &mut self,
+        limits: &Limits,
+        multipv: usize,
+        report: &mut dyn FnMut(PvInfo<Move>),
+    ) -> u32 {
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+        let multipv = multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        // Helper threads search one ply deeper on odd ids, so the threads spread over two
+        // depths and fill the table with different parts of the tree.
+        let offset = if self.main.is_none() && self.id % 2 == 1 {
+            1
+        } else {
+            0
+        };
+        for depth in 1..=max_depth {
+            let depth = (depth + offset).min(MAX_PLY as i32 - 1);
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                self.aspiration(depth, pv_idx, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth as u32;
+            self.counters[self.id].store(self.nodes, Relaxed);
+            if self.main.is_some() {
+                for i in 0..multipv {
+                    report(self.pv_info(i, depth as u32, None));
+                }
+                if self.iteration_ends_search(limits, depth) {
+                    break;
+                }
+            } else if self.ctl.is_stopped() {
+                break;
+            }
+        }
+        self.counters[self.id].store(self.nodes, Relaxed);
+        completed
+    }
+
+    /// After a completed iteration: is it time to stop?
+    fn iteration_ends_search(&self, limits: &Limits, depth: i32) -> bool {
+        if self.ctl.is_stopped() {
+            return true;
+        }
+        if let Some(n) = limits.mate {
+            if let Score::Mate(m) = Score::from_internal(self.root_moves[0].score) {
+                if m > 0 && m as u32 <= n {
+                    return true;
+                }
+            }
+        }
+        let Some(main) = &self.main else {
+            return false;
+        };
+        if main.node_limit.is_some_and(|n| self.total_nodes() >= n) {
+            return true;
+        }
+        if self.ctl.is_pondering() {
+            return false;
+        }
+        if let Some(b) = main.budget {
+            // A forced move needs no thought; and an iteration started after 60% of the soft
+            // budget would rarely finish in time.
+            if self.root_moves.len() == 1 && depth >= 2 {
+                return true;
+            }
+            if self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The report of root move `i` after a search to `depth`.
+    pub fn pv_info(&self, i: usize, depth: u32, bound: Option<Bound>) -> PvInfo<Move> {
+        let rm = &self.root_moves[i];
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        PvInfo {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: i as u32 + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes: self.total_nodes(),
+            time: self.ctl.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Searches root move `pv_idx` onwards in a narrow window around the last score, widening
+    /// it when the score falls outside.
+    fn aspiration(&mut self, depth: i32, pv_idx: usize, report: &mut dyn FnMut(PvInfo<Move>)) {
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(alpha, beta, depth, pv_idx);
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.main.is_some() && self.ctl.elapsed().as_millis() > 1000 {
+                report(self.pv_info(pv_idx, depth as u32, Some(bound)));
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// The root of the tree: searches the root moves from `pv_idx` on (the earlier ones are the
+    /// better MultiPV lines already found), records each move's score and line, and sorts them.
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
+        self.count_node(0);
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INFINITE;
+        }
+        let mut best = -INFINITE;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.pos.make_move(m);
+            let ext = i32::from(self.pos.in_check());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(-beta, -alpha, new_depth, 1, true);
+            } else {
+                score = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(-beta, -alpha, new_depth, 1, true);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if i == pv_idx || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable: moves not (fully) searched keep their previous order below the others.
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if !self.stopped && pv_idx == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if best > -INFINITE && bound == Bound::Exact {
+                let rm = &self.root_moves[0];
+                self.tt
+                    .store(self.pos.key(), rm.mv, score_to_tt(best, 0), depth, bound);
+            }
+        }
+        best
+    }
+
+    /// The main search below the root. `pv` nodes are those on the principal variation (full
+    /// window); all others are searched with a null window.
+    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv: bool) -> i32 {
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply, 0);
+        }
+        self.pv_len[ply] = ply;
+        self.count_node(ply);
+        if self.stopped {
+            return 0;
+        }
+        // The game's own endings first: repetitions, move-count rules, captured towns.
+        if let Some(o) = self.pos.rule_outcome() {
+            return outcome_score(o, ply);
+        }
+        // A position repeated since the root: whoever can repeat can also draw.
+        if self.pos.is_repetition_within(ply) {
+            return 0;
+        }
+        // Mate-distance pruning: no line from here can beat a mate found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.pos.evaluate() };
+        }
+
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tte {
+            if !pv && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.pos.evaluate()
+        };
+        if !pv && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far enough above beta that a shallow search will not fall.
+            if depth <= 6 && eval - 90 * depth >= beta {
+                return eval;
+            }
+            // Null move: if passing still holds beta, a real move will too (where the game
+            // says passing is a fair assumption).
+            if depth >= 3 && eval >= beta && !self.null_before[ply] && self.pos.null_move_ok() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.pos.make_null_move();
+                self.null_before[ply + 1] = true;
+                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.null_before[ply + 1] = false;
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        // Without a table move the ordering is poor; a shallower search is cheaper here.
+        let depth = if tt_move.is_none() && depth >= 5 {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let mut moves = MoveList::new();
+        self.pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return outcome_score(self.pos.no_moves_outcome(), ply);
+        }
+        let side = self.pos.side_to_move();
+        let killers = self.killers[ply];
+        let picker = MovePicker::new(&self.pos, &mut moves, tt_move, killers, &self.history);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        for m in picker {
+            let tactical = self.pos.is_tactical(m);
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            // Late-move pruning: deep in the list at low depth, quiet moves rarely matter.
+            if !pv
+                && !in_check
+                && !tactical
+                && !gives_check
+                && depth <= 4
+                && best > -MATE_BOUND
+                && searched >= (3 + 2 * depth * depth) as usize
+            {
+                self.pos.unmake_move();
+                continue;
+            }
+            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && !tactical && !gives_check && !in_check {
+                    r = reduction(depth, searched);
+                    if pv {
+                        r -= 1;
+                    }
+                    if m == killers[0] || m == killers[1] {
+                        r -= 1;
+                    }
+                    r -= self.history.get(side, m) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv && score > alpha && score < beta && !self.stopped {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            self.reward_quiet(ply, m, depth, &quiets);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !tactical && !quiets.is_full() {
+                quiets.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// A quiet move caused a cutoff: make it a killer, raise its history, lower the history of
+    /// the quiet moves tried before it.
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        let side = self.pos.side_to_move();
+        let bonus = (depth * depth * 16).min(4000);
+        self.history.update(side, m, bonus);
+        for &q in tried {
+            self.history.update(side, q, -bonus);
+        }
+    }
+
+    /// Quiescence: only tactical moves (all moves when in check), with the static evaluation
+    /// as a floor ("stand pat") when not in check.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node(ply);
+        if self.stopped {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE {
+            return if in_check { 0 } else { self.pos.evaluate() };
+        }
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tte {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let mut moves = MoveList::new();
+        let mut best;
+        let stand_pat;
+        if in_check {
+            self.pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return outcome_score(self.pos.no_moves_outcome(), ply);
+            }
+            best = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = self.pos.evaluate();
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.pos.tactical_moves(&mut moves);
+        }
+        let orig_alpha = alpha;
+        let mut best_move = Move::NONE;
+        let picker = MovePicker::tactical(&self.pos, &mut moves, tt_move);
+        for m in picker {
+            // Delta pruning: even winning this victim for free would not reach alpha.
+            if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
+                continue;
+            }
+            self.pos.make_move(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), 0, bound);
+        best
+    }
+}

@@ -1,0 +1,225 @@
+//! The search: one alpha-beta searcher generic over [`Game`](crate::games::Game), monomorphised
+//! per game, run by one or more threads sharing a lock-free transposition table (Lazy SMP).
+//!
+//! - [`alphabeta`]: iterative deepening, aspiration windows, PVS, quiescence, pruning.
+//! - [`ordering`]: move ordering (TT move, MVV-LVA, killers, history).
+//! - [`tt`]: the shared transposition table.
+//! - [`time`]: how long to think.
+//! - [`smp`]: starting the threads and collecting the result.
+//!
+//! Scores are centipawns from the side to move's point of view; a mate is `MATE - plies` for
+//! the side that mates, so shorter mates score higher and [`Score`] converts exactly to "mate in
+//! N moves".
+
+mod alphabeta;
+pub mod limits;
+pub mod ordering;
+pub mod smp;
+pub mod time;
+pub mod tt;
+
+pub use limits::Limits;
+pub use smp::search;
+pub use tt::{Bound, TranspositionTable};
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Deepest ply the search goes to (including quiescence).
+pub const MAX_PLY: usize = 128;
+/// The score of mate at the root; mate at ply `p` scores `MATE - p`.
+pub const MATE: i32 = 32_000;
+/// Scores at least this far from zero are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Bigger than any score.
+pub const INFINITE: i32 = MATE + 1;
+
+/// A score as the protocols show it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centipawns, side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move is mated). `Mate(0)` means the side
+    /// to move is mated now.
+    Mate(i32),
+}
+
+impl Score {
+    /// From an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-((MATE + v) / 2))
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// What the search reports about one principal variation (one `info` line). `M` is the move
+/// type: [`Move`](crate::games::Move) inside, strings once the facade has formatted them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PvInfo<M> {
+    /// Completed depth; 0 for a position where the game is already over.
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1 for the best line, 2 for the second best... (MultiPV).
+    pub multipv: u32,
+    pub score: Score,
+    /// `Some` when an aspiration window failed and the score is only a bound.
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+impl<M> PvInfo<M> {
+    pub fn nps(&self) -> u64 {
+        let us = self.time.as_micros().max(1);
+        (u128::from(self.nodes) * 1_000_000 / us) as u64
+    }
+
+    /// The same line with its moves converted.
+    pub fn map_pv<N>(self, f: impl FnOnce(Vec<M>) -> Vec<N>) -> PvInfo<N> {
+        PvInfo {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            bound: self.bound,
+            nodes: self.nodes,
+            time: self.time,
+            hashfull: self.hashfull,
+            pv: f(self.pv),
+        }
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// `None` when the game is over in the root position.
+    pub best: Option<M>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Settings that hold across searches (UCI options).
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub multipv: usize,
+    /// Time kept back from every move for communication delays.
+    pub move_overhead: Duration,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        }
+    }
+}
+
+/// Default of the `Move Overhead` option, in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// The protocol's handle on a running search: `stop` and `ponderhit` act through it from
+/// another thread.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    start: Instant,
+    /// Microseconds after `start` at which our clock started running (later than `start` when
+    /// the search began as a ponder search).
+    clock_start_us: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control for a search starting now; `ponder` when it starts on the opponent's time.
+    pub fn new(ponder: bool) -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            start: Instant::now(),
+            clock_start_us: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to finish as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// The opponent played the expected move: from now on the search is on our clock.
+    pub fn ponderhit(&self) {
+        let us = self.start.elapsed().as_micros() as u64;
+        self.clock_start_us.store(us, Relaxed);
+        self.pondering.store(false, Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Relaxed)
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time spent on our own clock.
+    pub fn clock_elapsed(&self) -> Duration {
+        self.start
+            .elapsed()
+            .saturating_sub(Duration::from_micros(self.clock_start_us.load(Relaxed)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(MATE - 5), Score::Mate(3));
+        assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
+        assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
+        assert_eq!(Score::from_internal(37), Score::Cp(37));
+        assert_eq!(Score::Mate(-2).to_string(), "mate -2");
+    }
+
+    #[test]
+    fn ponderhit_starts_the_clock() {
+        let c = SearchControl::new(true);
+        assert!(c.is_pondering());
+        std::thread::sleep(Duration::from_millis(20));
+        c.ponderhit();
+        assert!(!c.is_pondering());
+        assert!(c.clock_elapsed() < c.elapsed());
+    }
+}

@@ -1,0 +1,125 @@
+//! Lazy SMP: every thread runs the same iterative deepening on its own copy of the position,
+//! and they help each other only through the shared transposition table. Thread 0 (the main
+//! thread) owns the clock, reports, and decides the move.
+
+use super::alphabeta::{MainDuties, Worker};
+use super::limits::Limits;
+use super::time;
+use super::tt::TranspositionTable;
+use super::{PvInfo, Score, SearchControl, SearchOptions, SearchResult, MATE};
+use crate::games::{Game, Move, MoveList, Outcome};
+use std::sync::atomic::AtomicU64;
+use std::thread;
+use std::time::Duration;
+
+/// Stack of each search thread: a node keeps a move list (4 KB) on the stack, and the search
+/// goes up to `MAX_PLY` plies plus quiescence.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// Searches `pos` within `limits`, with `opts.threads` threads sharing `tt`, and returns the
+/// best move. `report` receives the `info` of every completed iteration (and a last one before
+/// returning). Returns when a limit is reached or `ctl` is stopped; an infinite or ponder
+/// search that runs out of things to do waits for `stop` / `ponderhit` before returning, as UCI
+/// requires.
+pub fn search<G: Game>(
+    pos: &G,
+    limits: &Limits,
+    opts: &SearchOptions,
+    tt: &TranspositionTable,
+    ctl: &SearchControl,
+    report: &mut (dyn FnMut(PvInfo<Move>) + Send),
+) -> SearchResult<Move> {
+    let wait_for_release = || {
+        while !ctl.is_stopped() && (limits.infinite || ctl.is_pondering()) {
+            thread::sleep(Duration::from_millis(1));
+        }
+        ctl.stop();
+    };
+
+    if let Some(outcome) = pos.outcome() {
+        let score = match outcome {
+            Outcome::Loss(_) => Score::Mate(0),
+            Outcome::Draw(_) => Score::Cp(0),
+            // No standard UCI form exists for "the side to move has already won".
+            Outcome::Win(_) => Score::Cp(MATE),
+        };
+        report(PvInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            bound: None,
+            nodes: 0,
+            time: ctl.elapsed(),
+            hashfull: 0,
+            pv: Vec::new(),
+        });
+        wait_for_release();
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+        };
+    }
+
+    let mut root = MoveList::new();
+    pos.legal_moves(&mut root);
+    tt.new_search();
+    let threads = opts.threads.max(1);
+    let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let main_duties = MainDuties {
+        budget: time::budget(limits, opts.move_overhead),
+        node_limit: limits.nodes,
+    };
+
+    thread::scope(|scope| {
+        for id in 1..threads {
+            let helper_pos = pos.clone();
+            let (counters, root) = (&counters, &root);
+            let spawned = thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(helper_pos, tt, ctl, counters, id, None, root);
+                    w.iterate(&Limits::default(), 1, &mut |_| {});
+                });
+            // Without the thread the search is only slower, not wrong.
+            drop(spawned);
+        }
+
+        let run_main = || {
+            let mut w = Worker::new(pos.clone(), tt, ctl, &counters, 0, Some(main_duties), &root);
+            let depth = w.iterate(limits, opts.multipv, report);
+            wait_for_release();
+            let last = w.pv_info(0, depth, None);
+            report(last.clone());
+            let rm = &w.root_moves[0];
+            SearchResult {
+                best: Some(rm.mv),
+                ponder: rm.pv.get(1).copied(),
+                score: last.score,
+                depth,
+                nodes: last.nodes,
+            }
+        };
+        let main = thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, run_main);
+        let result = match main {
+            Ok(handle) => handle.join(),
+            Err(_) => Err(Box::new("could not start the search thread") as _),
+        };
+        ctl.stop();
+        result.unwrap_or_else(|_| SearchResult {
+            // The search thread died (a bug); play the first legal move rather than nothing.
+            best: root.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+        })
+    })
+}

@@ -1,0 +1,234 @@
+//! The transposition table, shared by every search thread without a lock.
+//!
+//! Each entry is two `AtomicU64`: the packed data, and the key XOR the data. A reader accepts an
+//! entry only when `stored_key ^ data == key`, so an entry torn by two threads writing at once
+//! (one word from each) fails the check and is treated as a miss instead of giving a wrong move
+//! or score. All accesses are `Relaxed`: correctness never depends on ordering between entries.
+//! Entries sit in buckets of four (one 64-byte cache line) and the bucket is chosen from the
+//! high bits of `key * buckets`, so any size (not only powers of two) works.
+
+use crate::games::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// What a stored score says about the true score.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// One probe result.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Move,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [[AtomicU64; 2]; ENTRIES_PER_BUCKET],
+}
+
+/// Data word layout: move (32) | score (16) | depth (8) | bound (2) | age (6).
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    u64::from(mv.to_bits())
+        | u64::from(score as i16 as u16) << 32
+        | u64::from(depth.clamp(0, 255) as u8) << 48
+        | (bound as u64) << 56
+        | u64::from(age & 63) << 58
+}
+
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let entry = TtEntry {
+        mv: Move::from_bits(data as u32),
+        score: i32::from((data >> 32) as u16 as i16),
+        depth: i32::from((data >> 48) as u8),
+        bound,
+    };
+    Some((entry, (data >> 58) as u8 & 63))
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Bumped once per search, so entries of old searches are replaced first.
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for slot in &b.slots {
+                slot[0].store(0, Relaxed);
+                slot[1].store(0, Relaxed);
+            }
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let a = self.age.load(Relaxed);
+        self.age.store(a.wrapping_add(1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot[1].load(Relaxed);
+            if slot[0].load(Relaxed) ^ data == key {
+                return unpack(data).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the entry of the same key (keeping its move when the new result
+    /// has none), else the entry least worth keeping: old searches first, then shallow ones.
+    #[inline]
+    pub fn store(&self, key: u64, mut mv: Move, score: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let data = slot[1].load(Relaxed);
+            let stored_key = slot[0].load(Relaxed) ^ data;
+            let Some((old, old_age)) = unpack(data) else {
+                victim = i;
+                victim_worth = i32::MIN;
+                continue;
+            };
+            if stored_key == key {
+                // A shallower result must not overwrite a deeper exact one of this search.
+                if old_age == age && old.depth > depth + 2 && bound != Bound::Exact {
+                    return;
+                }
+                if mv.is_none() {
+                    mv = old.mv;
+                }
+                victim = i;
+                break;
+            }
+            let stale = i32::from((age.wrapping_sub(old_age)) & 63);
+            let worth = old.depth - 8 * stale;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        let data = pack(mv, score, depth, bound, age);
+        let slot = &bucket.slots[victim];
+        slot[0].store(key ^ data, Relaxed);
+        slot[1].store(data, Relaxed);
+    }
+
+    /// How full the table is, in permille, counted over the first thousand entries of this
+    /// search's age (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let mut used: u32 = 0;
+        let mut seen = 0;
+        'outer: for b in &self.buckets {
+            for slot in &b.slots {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                seen += 1;
+                if let Some((_, a)) = unpack(slot[1].load(Relaxed)) {
+                    if a == age {
+                        used += 1;
+                    }
+                }
+            }
+        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::normal(Square::new(12), Square::new(28));
+        tt.store(0xdead_beef, m, -31_000, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef).expect("stored");
+        assert_eq!(e.mv, m);
+        assert_eq!(e.score, -31_000);
+        assert_eq!(e.depth, 7);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0xdead_beee).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn torn_entries_are_rejected() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::normal(Square::new(1), Square::new(2));
+        tt.store(42, m, 10, 3, Bound::Exact);
+        // Simulate a write from another thread landing on the data word only.
+        let b = tt.bucket(42);
+        for slot in &b.slots {
+            if slot[1].load(Relaxed) != 0 {
+                slot[1].store(pack(m, 99, 9, Bound::Exact, 0), Relaxed);
+            }
+        }
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..100_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                Move::NONE,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,162 @@
+//! Orthodox chess rules that perft does not see: FEN reading and writing, game ends,
+//! move strings.
+
+use cannonade::games::chess::Chess;
+use cannonade::games::{Game, MoveList, Notation, Outcome};
+
+fn pos(fen: &str) -> Chess {
+    Chess::new_game("chess").unwrap().with_fen(fen).unwrap()
+}
+
+fn play(p: &mut Chess, moves: &str) {
+    for s in moves.split_whitespace() {
+        let m = p
+            .parse_move(s, Notation::Uci)
+            .unwrap_or_else(|| panic!("{s} not legal in {}", p.to_fen()));
+        p.make_move(m);
+    }
+}
+
+#[test]
+fn fen_round_trips() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 17 42",
+        "8/8/8/3pP3/8/8/8/k6K w - d6 0 2",
+        // X-FEN: an inner rook (b8, with a8 outside it) is named by its file.
+        "rr2k3/8/8/8/8/8/8/1R2K2R w KQb - 0 1",
+    ] {
+        assert_eq!(pos(fen).to_fen(), fen);
+    }
+}
+
+#[test]
+fn x_fen_file_letters_name_the_same_rights_as_kq() {
+    let by_file = pos("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+    assert_eq!(by_file.to_fen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(
+        by_file.key(),
+        pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").key()
+    );
+}
+
+#[test]
+fn useless_en_passant_square_is_dropped() {
+    // No black pawn can take on e3, so the position is the same as without the square.
+    let p = pos("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    assert_eq!(p.to_fen(), "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+    assert_eq!(p.key(), pos("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1").key());
+}
+
+#[test]
+fn bad_fens_are_refused_with_a_reason() {
+    let base = Chess::new_game("chess").unwrap();
+    for bad in [
+        "",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", // 7 ranks
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 9 squares
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", // bad letter
+        "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", // no black king
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", // side
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", // K right, no rook
+        "4k3/8/8/8/8/8/8/4K2R w - e3 0 1",                 // ep without a pawn
+        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                  // pawn on rank 1
+        "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",                  // side not to move in check
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                   // clock
+        "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1",                // a hand
+    ] {
+        let e = base.with_fen(bad);
+        assert!(e.is_err(), "accepted: {bad}");
+        assert!(!e.unwrap_err().0.is_empty());
+    }
+}
+
+#[test]
+fn checkmate_and_stalemate() {
+    let mut p = Chess::new_game("chess").unwrap();
+    play(&mut p, "f2f3 e7e5 g2g4 d8h4");
+    assert!(p.in_check());
+    assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
+    let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert!(!stale.in_check());
+    assert!(matches!(stale.outcome(), Some(Outcome::Draw(_))));
+}
+
+#[test]
+fn threefold_repetition_is_a_draw_twofold_is_not() {
+    let mut p = Chess::new_game("chess").unwrap();
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(p.outcome(), None, "second occurrence is not yet a draw");
+    assert!(p.is_repetition_within(100));
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(p.outcome(), Some(Outcome::Draw("Draw by repetition")));
+}
+
+#[test]
+fn fifty_move_rule() {
+    let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    assert_eq!(p.outcome(), None);
+    let mut p2 = p.clone();
+    play(&mut p2, "a1a2");
+    assert_eq!(p2.outcome(), Some(Outcome::Draw("Draw by fifty-move rule")));
+    // A capture or pawn move resets the clock.
+    let mut p3 = pos("4k3/8/8/8/8/8/p7/R3K3 w - - 99 80");
+    play(&mut p3, "a1a2");
+    assert_eq!(p3.outcome(), None);
+}
+
+#[test]
+fn mate_on_the_hundredth_ply_is_mate() {
+    let mut p = pos("7k/8/6K1/8/8/8/8/R7 w - - 99 80");
+    play(&mut p, "a1a8");
+    assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
+}
+
+#[test]
+fn insufficient_material() {
+    assert!(matches!(
+        pos("4k3/8/8/8/8/8/8/4KN2 w - - 0 1").outcome(),
+        Some(Outcome::Draw(_))
+    ));
+    assert_eq!(pos("4k3/8/8/8/8/8/8/4KNN1 w - - 0 1").outcome(), None);
+    assert_eq!(pos("4k3/8/8/8/8/8/7P/4K3 w - - 0 1").outcome(), None);
+}
+
+#[test]
+fn move_strings() {
+    let p = pos("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let mut moves = MoveList::new();
+    p.legal_moves(&mut moves);
+    let strings: Vec<String> = moves
+        .iter()
+        .map(|&m| p.move_to_string(m, Notation::Uci))
+        .collect();
+    for s in ["e1g1", "e1c1", "b7b8q", "b7b8n", "b7a8r", "b7a8b"] {
+        assert!(strings.contains(&s.to_string()), "{s} missing");
+    }
+    assert!(
+        p.parse_move("b7b8", Notation::Uci).is_none(),
+        "promotion needs its piece"
+    );
+    assert!(p.parse_move("e1h1", Notation::Uci).is_none());
+}
+
+#[test]
+fn castling_conditions() {
+    // Through an attacked square (f1 by the rook on f8): no short castling; long is fine.
+    let p = pos("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert!(p.parse_move("e1g1", Notation::Uci).is_none());
+    assert!(p.parse_move("e1c1", Notation::Uci).is_some());
+    // b1 attacked does not matter for long castling (the king does not cross it).
+    let p = pos("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert!(p.parse_move("e1c1", Notation::Uci).is_some());
+    // In check: no castling.
+    let p = pos("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert!(p.parse_move("e1g1", Notation::Uci).is_none());
+    // Moving the rook loses that right only.
+    let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    play(&mut p, "h1h2 a8a7");
+    assert_eq!(p.to_fen(), "4k2r/r7/8/8/8/8/7R/R3K3 w Qk - 2 2");
+}

@@ -1,0 +1,105 @@
+//! The command line, driven through the real binary: output formats and refusals.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_one_line_per_root_move_then_the_total() {
+    let o = run(&["perft", "--variant", "chess", "--depth", "3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains(": ")).collect();
+    assert_eq!(lines.len(), 21, "20 moves and the total:\n{out}");
+    let sum: u64 = lines[..20]
+        .iter()
+        .map(|l| l.rsplit(": ").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 8902);
+    assert!(lines.contains(&"e2e4: 600"), "{out}");
+    assert_eq!(lines[20], "Nodes searched: 8902");
+}
+
+#[test]
+fn perft_after_moves_and_with_threads() {
+    // After 1.e4 e5 white has 29 legal moves.
+    let o = run(&[
+        "perft",
+        "--depth",
+        "1",
+        "--moves",
+        "e2e4 e7e5",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Nodes searched: 29"), "{}", stdout(&o));
+    // Stockfish's `go perft 3` from the start gives e2e4: 600.
+    let o = run(&["perft", "--depth", "2", "--moves", "e2e4", "--threads", "2"]);
+    assert!(stdout(&o).contains("Nodes searched: 600"), "{}", stdout(&o));
+}
+
+#[test]
+fn perft_from_fen() {
+    let o = run(&[
+        "perft",
+        "--depth",
+        "2",
+        "--fen",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Nodes searched: 191"));
+}
+
+#[test]
+fn bad_input_gives_a_message_and_a_failure_code() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "--depth", "2", "--fen", "not a fen"], "FEN"),
+        (
+            &["perft", "--depth", "2", "--moves", "e2e4 e2e4"],
+            "not legal",
+        ),
+        (&["perft", "--depth", "2", "--moves", "zz99"], "not legal"),
+        (
+            &["perft", "--depth", "2", "--variant", "nosuch"],
+            "unknown variant",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "Nonsense=true"],
+            "unknown rule option",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "novalue"],
+            "NAME=VALUE",
+        ),
+        (&["perft", "--depth", "x"], "invalid value"),
+    ];
+    for (args, needle) in cases {
+        let o = run(args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn variants_lists_chess() {
+    let o = run(&["variants"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).lines().any(|l| l.starts_with("chess")));
+}

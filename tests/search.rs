@@ -1,0 +1,161 @@
+//! Search properties through the library API: the move returned is always legal, scores are
+//! from the side to move's view, and limits are honoured.
+
+use cannonade::games::chess::Chess;
+use cannonade::games::{Game, Move, MoveList, Notation};
+use cannonade::search::{
+    self, Limits, PvInfo, Score, SearchControl, SearchOptions, TranspositionTable,
+};
+use proptest::prelude::*;
+
+fn start() -> Chess {
+    Chess::new_game("chess").unwrap()
+}
+
+fn legal(pos: &Chess) -> MoveList {
+    let mut l = MoveList::new();
+    pos.legal_moves(&mut l);
+    l
+}
+
+/// Plays `choices` as indices into the legal move lists, stopping when the game ends.
+fn random_position(choices: &[usize]) -> Chess {
+    let mut pos = start();
+    for &c in choices {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let moves = legal(&pos);
+        pos.make_move(moves[c % moves.len()]);
+    }
+    pos
+}
+
+fn run(
+    pos: &Chess,
+    limits: Limits,
+    threads: usize,
+) -> (search::SearchResult<Move>, Vec<PvInfo<Move>>) {
+    let tt = TranspositionTable::new(1);
+    let ctl = SearchControl::new(false);
+    let opts = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    let mut infos = Vec::new();
+    let r = search::search(pos, &limits, &opts, &tt, &ctl, &mut |i| infos.push(i));
+    (r, infos)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn search_returns_a_legal_move(
+        choices in proptest::collection::vec(0usize..1000, 0..120),
+        nodes in 200u64..3000,
+    ) {
+        let pos = random_position(&choices);
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let (r, infos) = run(&pos, limits, 1);
+        prop_assert!(!infos.is_empty(), "at least one info line");
+        match pos.outcome() {
+            Some(_) => {
+                prop_assert!(r.best.is_none());
+                prop_assert_eq!(infos[0].depth, 0);
+            }
+            None => {
+                let best = r.best.expect("a move");
+                prop_assert!(legal(&pos).contains(&best), "{} in {}",
+                    pos.move_to_string(best, Notation::Uci), pos.to_fen());
+                // The whole PV is a legal line.
+                let mut p = pos.clone();
+                for &m in &infos.last().unwrap().pv {
+                    prop_assert!(legal(&p).contains(&m), "PV move illegal in {}", p.to_fen());
+                    p.make_move(m);
+                }
+                if let Some(reply) = r.ponder {
+                    let mut p = pos.clone();
+                    p.make_move(best);
+                    prop_assert!(legal(&p).contains(&reply));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn two_threads_return_legal_moves_too() {
+    for choices in [
+        &[3usize, 17, 5, 9, 22, 1][..],
+        &[0, 0, 0, 0],
+        &[11, 7, 30, 2, 19, 4, 8],
+    ] {
+        let pos = random_position(choices);
+        let (r, _) = run(
+            &pos,
+            Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            2,
+        );
+        assert!(legal(&pos).contains(&r.best.unwrap()));
+    }
+}
+
+#[test]
+fn a_won_queen_shows_from_the_side_to_move() {
+    // White to move takes a hanging queen: positive for white...
+    let pos = start()
+        .with_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")
+        .unwrap();
+    let (r, _) = run(
+        &pos,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(pos.move_to_string(r.best.unwrap(), Notation::Uci), "e4d5");
+    // A pawn up after the capture, instead of a queen down.
+    assert!(matches!(r.score, Score::Cp(s) if s > 50), "{:?}", r.score);
+    // ...and negative for black to move a queen down.
+    let pos = start().with_fen("4k3/8/8/8/3Q4/8/8/4K3 b - - 0 1").unwrap();
+    let (r, _) = run(
+        &pos,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert!(matches!(r.score, Score::Cp(s) if s < -500), "{:?}", r.score);
+}
+
+#[test]
+fn perpetual_check_is_found_and_scored_as_a_draw() {
+    // White is two queens down but checks forever: Qe8+ Kh7 Qh5+ Kg8 (checked with
+    // Fairy-Stockfish: 0.00).
+    let pos = start()
+        .with_fen("6k1/6p1/8/7Q/8/8/qq6/7K w - - 0 1")
+        .unwrap();
+    let (r, _) = run(
+        &pos,
+        Limits {
+            depth: Some(8),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(r.score, Score::Cp(0));
+    assert_eq!(pos.move_to_string(r.best.unwrap(), Notation::Uci), "h5e8");
+}
+
+#[test]
+fn bench_signature_is_stable_across_runs() {
+    let a = cannonade::tools::bench::run(4, |_| {}).unwrap();
+    let b = cannonade::tools::bench::run(4, |_| {}).unwrap();
+    assert_eq!(a.nodes, b.nodes);
+}
