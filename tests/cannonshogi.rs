@@ -360,10 +360,23 @@ proptest! {
     fn every_legal_move_leaves_the_king_safe_and_parses_back(
         choices in proptest::collection::vec(any::<u16>(), 1..80)
     ) {
-        let mut p = pos("4k4/9/9/9/9/9/9/9/4K4[RBGSNLPUACIrbgsnlpuaci] w - - 0 1");
+        let start = if choices.len() % 2 == 0 {
+            START_FEN
+        } else {
+            "4k4/9/9/9/9/9/9/9/4K4[RBGSNLPUACIrbgsnlpuaci] w - - 0 1"
+        };
+        let mut p = pos(start);
         random_walk(&mut p, &choices);
         let mut list = MoveList::new();
         p.legal_moves(&mut list);
+        // The dedicated tactical generator gives exactly the legal moves that are tactical.
+        let mut tactical = MoveList::new();
+        p.tactical_moves(&mut tactical);
+        let mut expected: Vec<_> = list.iter().filter(|&&m| p.is_tactical(m)).map(|m| m.to_bits()).collect();
+        let mut got: Vec<_> = tactical.iter().map(|m| m.to_bits()).collect();
+        expected.sort_unstable();
+        got.sort_unstable();
+        prop_assert_eq!(got, expected);
         let us = p.side_to_move();
         for &m in &list {
             let s = p.move_to_string(m, Notation::Uci);

@@ -89,6 +89,11 @@ impl Game for ShogiPosition {
     }
 
     #[inline]
+    fn tactical_moves(&self, out: &mut MoveList) {
+        self.generate_tactical(out)
+    }
+
+    #[inline]
     fn is_tactical(&self, m: Move) -> bool {
         m.kind() == MoveKind::Promotion || self.is_capture(m)
     }

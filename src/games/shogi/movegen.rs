@@ -164,6 +164,16 @@ impl ShogiPosition {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&self, out: &mut MoveList) {
+        self.generate(out, false)
+    }
+
+    /// Appends the legal captures and promotions (what quiescence search looks at), without
+    /// generating the drops and quiet moves only to throw them away.
+    pub fn generate_tactical(&self, out: &mut MoveList) {
+        self.generate(out, true)
+    }
+
+    fn generate(&self, out: &mut MoveList, tactical_only: bool) {
         let t = self.t;
         let us = self.side;
         let them = !us;
@@ -175,8 +185,10 @@ impl ShogiPosition {
         let all = Bitboard(u128::MAX);
 
         // King steps: tested with the king lifted, so it cannot hide behind itself.
+        let enemy = self.by_color[them.index()];
+        let king_targets = if tactical_only { enemy } else { !own };
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in t.king.get(ksq) & !own {
+        for to in t.king.get(ksq) & king_targets {
             let to_bb = Bitboard::from_square(to);
             if self
                 .attackers(to, occ_no_king | to_bb, them, !to_bb)
@@ -192,7 +204,17 @@ impl ShogiPosition {
             let role = Piece::from_code(self.board[from.index()]).role();
             let from_bb = Bitboard::from_square(from);
             let from_hot = hot.contains(from);
-            for to in self.targets(role.kind(), us, from, occ) {
+            let mut targets = self.targets(role.kind(), us, from, occ);
+            if tactical_only {
+                let promotes = role.can_promote() && t.zone[us.index()].contains(from);
+                let zone = if role.can_promote() {
+                    t.zone[us.index()]
+                } else {
+                    Bitboard::EMPTY
+                };
+                targets &= if promotes { !own } else { enemy | zone };
+            }
+            for to in targets {
                 let to_bb = Bitboard::from_square(to);
                 let legal = if !from_hot && !hot.contains(to) {
                     (checkers & !to_bb).is_empty()
@@ -201,9 +223,17 @@ impl ShogiPosition {
                         .is_empty()
                 };
                 if legal {
-                    self.push_with_promotions(role, from, to, out);
+                    if tactical_only && !enemy.contains(to) {
+                        // A quiet move is tactical only as a promotion.
+                        out.push(Move::new(from, to, MoveKind::Promotion, role.index() as u8));
+                    } else {
+                        self.push_with_promotions(role, from, to, out);
+                    }
                 }
             }
+        }
+        if tactical_only {
+            return;
         }
 
         // Drops. In check, only a drop on a hot ray can help (as a block).
