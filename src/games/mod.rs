@@ -4,6 +4,7 @@ pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;
+pub mod shogi;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 
