@@ -315,6 +315,20 @@ fn go_with_bad_parameters_still_answers() {
 }
 
 #[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    let lines = e.go("depth 3 searchmoves a2a3 h2h4");
+    let best = bestmove(&lines);
+    assert!(best == "a2a3" || best == "h2h4", "{best}");
+    // Move strings that are not legal are reported and ignored.
+    let lines = e.go("searchmoves b1c3 zz99 depth 2");
+    assert_eq!(bestmove(&lines), "b1c3");
+    assert_eq!(errors(&lines).len(), 1);
+    e.quit();
+}
+
+#[test]
 fn options_are_case_insensitive_and_multipv_works() {
     let mut e = Engine::uci();
     e.send("setoption name multipv value 3");

@@ -52,8 +52,10 @@ impl Default for Uci {
 }
 
 /// Prints one line of output (stdout is line-buffered, so each line leaves at once).
+/// A closed stdout (the GUI went away) is ignored rather than a panic.
 fn say(line: &str) {
-    println!("{line}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
 fn error(msg: impl AsRef<str>) {
@@ -468,9 +470,17 @@ impl Uci {
                     "infinite" => l.infinite = true,
                     "ponder" => l.ponder = true,
                     "searchmoves" => {
-                        error("go: searchmoves is not supported; searching all moves");
+                        let legal = self.session.legal_moves(Notation::Uci);
                         while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
                             i += 1;
+                            if legal.iter().any(|m| m == args[i]) {
+                                l.search_moves.push(args[i].to_string());
+                            } else {
+                                error(format!(
+                                    "go searchmoves: '{}' is not a legal move here, ignored",
+                                    args[i]
+                                ));
+                            }
                         }
                     }
                     _ => error(format!("go: unknown parameter '{key}' ignored")),

@@ -7,7 +7,7 @@ use super::limits::Limits;
 use super::time;
 use super::tt::TranspositionTable;
 use super::{PvInfo, Score, SearchControl, SearchOptions, SearchResult, MATE};
-use crate::games::{Game, Move, MoveList, Outcome};
+use crate::games::{Game, Move, MoveList, Notation, Outcome};
 use std::sync::atomic::AtomicU64;
 use std::thread;
 use std::time::Duration;
@@ -15,6 +15,21 @@ use std::time::Duration;
 /// Stack of each search thread: a node keeps a move list (4 KB) on the stack, and the search
 /// goes up to `MAX_PLY` plies plus quiescence.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// Keeps only the root moves named in `search_moves` (UCI `searchmoves`), in any notation the
+/// game reads; names that match no legal move are ignored, and if none matches all moves stay.
+fn restrict_root<G: Game>(pos: &G, root: &mut MoveList, search_moves: &[String]) {
+    let wanted: Vec<Move> = search_moves
+        .iter()
+        .filter_map(|s| {
+            pos.parse_move(s, Notation::Uci)
+                .or_else(|| pos.parse_move(s, Notation::XBoard))
+        })
+        .collect();
+    if !wanted.is_empty() {
+        root.retain(|m| wanted.contains(m));
+    }
+}
 
 /// Searches `pos` within `limits`, with `opts.threads` threads sharing `tt`, and returns the
 /// best move. `report` receives the `info` of every completed iteration (and a last one before
@@ -66,6 +81,7 @@ pub fn search<G: Game>(
 
     let mut root = MoveList::new();
     pos.legal_moves(&mut root);
+    restrict_root(pos, &mut root, &limits.search_moves);
     tt.new_search();
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
