@@ -106,6 +106,9 @@ pub enum XBoardSlot {
     Queen = 4,
     Man = 10,
     Cannon = 11,
+    /// XBoard moves a lance like a pawn (double step, en passant, promotion) but, unlike a
+    /// pawn, lets it "gate" a piece from the holdings onto the square it leaves.
+    Lance = 18,
     /// The last slot of each colour; the letter given here always goes there.
     King = 255,
 }
@@ -118,8 +121,10 @@ pub struct XBoardSetup {
     /// How many holdings slots XBoard shows (0: no holdings). A piece in hand needs a slot
     /// index below this; the index counts the game's pieces that come before it in slot order.
     pub holdings: usize,
-    /// XBoard's parent variant: `fairy` for plain boards; `bughouse` for games with a hand
-    /// whose captures must not go to the captor's holdings (as XBoard does in crazyhouse).
+    /// XBoard's parent variant: `fairy` for plain boards; `bughouse` or `seirawan` for games
+    /// with a hand whose captures must not go to the captor's holdings (as XBoard does in
+    /// crazyhouse). With `seirawan`, a drop onto an occupied square that moves the piece there
+    /// is written as gating (see `XBoard` in the protocol module).
     pub parent: &'static str,
     /// Moves in XBoard's Betza dialect for the pieces it can describe exactly (standard chess
     /// pieces need none: the parent variant knows them).
@@ -186,11 +191,23 @@ impl VariantInfo {
                 pieces: &[('S', "fmWfceFifmnDfsmN")],
                 legality_testing: false,
             }),
-            // The cannon's holdings index is 5 (after P N B R Q), hence six holdings slots.
+            // XBoard cannot drop onto an occupied square, so the cannon's entry (`C@e2`, the
+            // pawn going to e4) is shown as Seirawan-style gating, `e2e4c`: the pawn moves and
+            // the cannon appears where it stood. XBoard gates only for non-pawns, hence the
+            // pawns sit on the lance slot (which it moves like pawns, en passant included).
+            // The cannon's holdings index is 4 (after N B R Q).
             "swedishcannon" | "swedishcannon1" => Some(XBoardSetup {
-                slots: &WITH_CANNON,
-                holdings: 6,
-                parent: "bughouse",
+                slots: &[
+                    CHESS_SLOTS[1],
+                    CHESS_SLOTS[2],
+                    CHESS_SLOTS[3],
+                    CHESS_SLOTS[4],
+                    ('C', Cannon),
+                    ('P', Lance),
+                    CHESS_SLOTS[5],
+                ],
+                holdings: 5,
+                parent: "seirawan",
                 pieces: &[],
                 legality_testing: false,
             }),

@@ -69,6 +69,12 @@ pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<((usize, usiz
     (file < files && r < ranks).then_some(((file, r), 1 + digits))
 }
 
+/// The name of square (file, rank index from 0) as XBoard writes it.
+pub fn square_name((file, rank): (usize, usize), ranks: usize) -> String {
+    let shown = if ranks == 10 { rank } else { rank + 1 };
+    format!("{}{shown}", (b'a' + file as u8) as char)
+}
+
 /// The origin (None for a drop) and first destination of a move string.
 pub fn move_squares(
     mv: &str,
@@ -171,7 +177,7 @@ mod tests {
         let sw = find("swedishcannon").unwrap().xboard_setup().unwrap();
         assert_eq!(
             piece_to_char(&sw).unwrap(),
-            "PNBRQ......CKpnbrq......ck"
+            ".NBRQ......C......PK.nbrq......c......pk"
         );
         assert!(find("chess").unwrap().xboard_setup().is_none());
     }
@@ -202,6 +208,8 @@ mod tests {
             Some((Some((4, 6)), (4, 8)))
         );
         assert_eq!(move_squares("T@b0", 10, 10), Some((None, (1, 0))));
+        assert_eq!(square_name((1, 0), 10), "b0");
+        assert_eq!(square_name((4, 3), 8), "e4");
     }
 
     #[test]

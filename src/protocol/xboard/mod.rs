@@ -228,13 +228,14 @@ impl XBoard {
         }
         match result.ok().and_then(|res| res.best) {
             Some(mv) => {
+                let shown = self.to_gui(&mv);
                 if self.session.play(&mv, NOTATION).is_err() {
                     // Cannot happen (the search only returns legal moves); say so rather
                     // than play a move the position refuses.
                     say(&format!("Error (internal): search returned illegal move {mv}"));
                     return;
                 }
-                say(&format!("move {mv}"));
+                say(&format!("move {shown}"));
                 self.history.push(mv);
                 self.excluded.clear();
                 if !self.claim_if_over() {
@@ -245,6 +246,54 @@ impl XBoard {
                 self.claim_if_over();
             }
         }
+    }
+
+    /// A move as XBoard is told it. XBoard cannot drop onto an occupied square, so a drop
+    /// that moves the piece standing there (the Swedish cannon's entry, `C@e2` with the pawn
+    /// going to e4) is written as Seirawan gating, `e2e4c`: that piece's move, with the
+    /// dropped piece's letter for what appears on the square it left.
+    fn to_gui(&self, mv: &str) -> String {
+        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let Some((piece, target)) = mv.split_once('@') else {
+            return mv.to_string();
+        };
+        let Some(((f, r), _)) = describe::parse_square(target, files, ranks) else {
+            return mv.to_string();
+        };
+        let before = describe::occupancy(&self.session.fen(), files, ranks);
+        if !before[r][f] {
+            return mv.to_string();
+        }
+        let mut next = self.session.clone_session();
+        if next.play(mv, NOTATION).is_err() {
+            return mv.to_string();
+        }
+        let after = describe::occupancy(&next.fen(), files, ranks);
+        let moved_to = (0..ranks)
+            .flat_map(|r| (0..files).map(move |f| (f, r)))
+            .find(|&(f, r)| !before[r][f] && after[r][f]);
+        match moved_to {
+            Some(dest) => format!(
+                "{target}{}{}",
+                describe::square_name(dest, ranks),
+                piece.to_ascii_lowercase()
+            ),
+            None => mv.to_string(),
+        }
+    }
+
+    /// The engine's string of a move XBoard sent (see [`Self::to_gui`]); unknown strings are
+    /// returned unchanged, to be refused as illegal.
+    fn from_gui(&self, s: &str) -> String {
+        let legal = self.session.legal_moves(NOTATION);
+        if legal.iter().any(|m| m == s) {
+            return s.to_string();
+        }
+        legal
+            .into_iter()
+            .filter(|m| m.contains('@'))
+            .find(|m| self.to_gui(m) == s)
+            .unwrap_or_else(|| s.to_string())
     }
 
     /// Stops the running search and drops its result.
@@ -510,7 +559,11 @@ impl XBoard {
             "quit" => return false,
             _ => {
                 // A bare move (from a GUI that did not take `usermove=1`) is still a move.
-                if args.is_empty() && self.session.legal_moves(NOTATION).iter().any(|m| m == cmd)
+                if args.is_empty()
+                    && self
+                        .session
+                        .legal_moves(NOTATION)
+                        .contains(&self.from_gui(cmd))
                 {
                     self.cmd_usermove(cmd);
                 } else {
@@ -626,9 +679,10 @@ impl XBoard {
         // A move for the side the engine is thinking for cannot come now; but a ponder or
         // analysis search is only stopped.
         self.stop_search();
-        match self.session.play(mv, NOTATION) {
+        let engine_mv = self.from_gui(mv);
+        match self.session.play(&engine_mv, NOTATION) {
             Ok(()) => {
-                self.history.push(mv.to_string());
+                self.history.push(engine_mv);
                 self.position_changed();
             }
             Err(_) => {
@@ -718,6 +772,7 @@ impl XBoard {
 
     fn cmd_exclude(&mut self, exclude: bool, arg: &str) {
         let legal = self.session.legal_moves(NOTATION);
+        let arg = &self.from_gui(arg);
         if arg == "all" {
             self.excluded = if exclude { legal } else { Vec::new() };
         } else if legal.iter().any(|m| m == arg) {
