@@ -170,10 +170,7 @@ mod tests {
     fn tables_put_letters_on_their_slots() {
         let cannon = find("cannon").unwrap().xboard_setup().unwrap();
         // T on the rook slot (3), S on the man slot (10), K last.
-        assert_eq!(
-            piece_to_char(&cannon).unwrap(),
-            "...T......SK...t......sk"
-        );
+        assert_eq!(piece_to_char(&cannon).unwrap(), "...T......SK...t......sk");
         let sw = find("swedishcannon").unwrap().xboard_setup().unwrap();
         assert_eq!(
             piece_to_char(&sw).unwrap(),

@@ -232,7 +232,9 @@ impl XBoard {
                 if self.session.play(&mv, NOTATION).is_err() {
                     // Cannot happen (the search only returns legal moves); say so rather
                     // than play a move the position refuses.
-                    say(&format!("Error (internal): search returned illegal move {mv}"));
+                    say(&format!(
+                        "Error (internal): search returned illegal move {mv}"
+                    ));
                     return;
                 }
                 say(&format!("move {shown}"));
@@ -447,9 +449,7 @@ impl XBoard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hint" | "bk" | "easy" | "hard" | "post" | "nopost" => {
-                self.cmd_flag(cmd)
-            }
+            | "ics" | "hint" | "bk" | "easy" | "hard" | "post" | "nopost" => self.cmd_flag(cmd),
             "protover" => self.cmd_protover(),
             "new" => self.cmd_new(),
             "variant" => self.cmd_variant(rest),
