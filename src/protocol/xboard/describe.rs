@@ -75,12 +75,11 @@ pub fn square_name((file, rank): (usize, usize), ranks: usize) -> String {
     format!("{}{shown}", (b'a' + file as u8) as char)
 }
 
+/// A board square as (file, rank index from 0).
+pub type Coord = (usize, usize);
+
 /// The origin (None for a drop) and first destination of a move string.
-pub fn move_squares(
-    mv: &str,
-    files: usize,
-    ranks: usize,
-) -> Option<(Option<(usize, usize)>, (usize, usize))> {
+pub fn move_squares(mv: &str, files: usize, ranks: usize) -> Option<(Option<Coord>, Coord)> {
     if let Some((_, to)) = mv.split_once('@') {
         return parse_square(to, files, ranks).map(|(sq, _)| (None, sq));
     }
@@ -140,8 +139,8 @@ pub fn highlight(
         .map(|r| {
             let mut s = String::new();
             let mut empty = 0;
-            for f in 0..files {
-                match mark[r][f] {
+            for m in &mark[r] {
+                match *m {
                     Some(c) => {
                         if empty > 0 {
                             s += &empty.to_string();

@@ -228,7 +228,7 @@ impl XBoard {
         }
         match result.ok().and_then(|res| res.best) {
             Some(mv) => {
-                let shown = self.to_gui(&mv);
+                let shown = self.gui_form(&mv);
                 if self.session.play(&mv, NOTATION).is_err() {
                     // Cannot happen (the search only returns legal moves); say so rather
                     // than play a move the position refuses.
@@ -254,7 +254,7 @@ impl XBoard {
     /// that moves the piece standing there (the Swedish cannon's entry, `C@e2` with the pawn
     /// going to e4) is written as Seirawan gating, `e2e4c`: that piece's move, with the
     /// dropped piece's letter for what appears on the square it left.
-    fn to_gui(&self, mv: &str) -> String {
+    fn gui_form(&self, mv: &str) -> String {
         let (files, ranks) = (self.variant.files, self.variant.ranks);
         let Some((piece, target)) = mv.split_once('@') else {
             return mv.to_string();
@@ -284,9 +284,9 @@ impl XBoard {
         }
     }
 
-    /// The engine's string of a move XBoard sent (see [`Self::to_gui`]); unknown strings are
+    /// The engine's string of a move XBoard sent (see [`Self::gui_form`]); unknown strings are
     /// returned unchanged, to be refused as illegal.
-    fn from_gui(&self, s: &str) -> String {
+    fn engine_form(&self, s: &str) -> String {
         let legal = self.session.legal_moves(NOTATION);
         if legal.iter().any(|m| m == s) {
             return s.to_string();
@@ -294,7 +294,7 @@ impl XBoard {
         legal
             .into_iter()
             .filter(|m| m.contains('@'))
-            .find(|m| self.to_gui(m) == s)
+            .find(|m| self.gui_form(m) == s)
             .unwrap_or_else(|| s.to_string())
     }
 
@@ -563,7 +563,7 @@ impl XBoard {
                     && self
                         .session
                         .legal_moves(NOTATION)
-                        .contains(&self.from_gui(cmd))
+                        .contains(&self.engine_form(cmd))
                 {
                     self.cmd_usermove(cmd);
                 } else {
@@ -679,7 +679,7 @@ impl XBoard {
         // A move for the side the engine is thinking for cannot come now; but a ponder or
         // analysis search is only stopped.
         self.stop_search();
-        let engine_mv = self.from_gui(mv);
+        let engine_mv = self.engine_form(mv);
         match self.session.play(&engine_mv, NOTATION) {
             Ok(()) => {
                 self.history.push(engine_mv);
@@ -772,7 +772,7 @@ impl XBoard {
 
     fn cmd_exclude(&mut self, exclude: bool, arg: &str) {
         let legal = self.session.legal_moves(NOTATION);
-        let arg = &self.from_gui(arg);
+        let arg = &self.engine_form(arg);
         if arg == "all" {
             self.excluded = if exclude { legal } else { Vec::new() };
         } else if legal.iter().any(|m| m == arg) {
