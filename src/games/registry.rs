@@ -2,7 +2,7 @@
 //! Nothing outside this file matches on variant names.
 
 use crate::games::cannon::{CannonPosition, CANNON_START};
-use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
+use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -79,6 +79,15 @@ pub static VARIANTS: &[VariantInfo] = &[
         pocket: 1,
         start_fen: crate::games::chess::SWEDISH_CANNON1_START,
         new_session: || session::<SwedishCannonChess>("swedishcannon1"),
+    },
+    VariantInfo {
+        name: "chesstonia",
+        xboard_name: "chesstonia",
+        files: 12,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESSTONIA_START,
+        new_session: || session::<ChesstoniaChess>("chesstonia"),
     },
 ];
 
