@@ -25,7 +25,9 @@ fn chess_perft(c: &mut Criterion) {
     });
     let kiwi = start.with_fen(KIWIPETE).unwrap();
     g.throughput(Throughput::Elements(4_085_603));
-    g.bench_function("kiwipete_d4", |b| b.iter(|| perft(&mut kiwi.clone(), black_box(4))));
+    g.bench_function("kiwipete_d4", |b| {
+        b.iter(|| perft(&mut kiwi.clone(), black_box(4)))
+    });
     let gustav = ChessPosition::<u128>::new_game("gustavianchess").unwrap();
     g.throughput(Throughput::Elements(281_129));
     g.bench_function("gustavian_board_d4", |b| {
@@ -91,5 +93,10 @@ fn perft6_side_by_side(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, chess_perft, legal_move_generation, perft6_side_by_side);
+criterion_group!(
+    benches,
+    chess_perft,
+    legal_move_generation,
+    perft6_side_by_side
+);
 criterion_main!(benches);

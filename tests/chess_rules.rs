@@ -36,7 +36,10 @@ fn fen_round_trips() {
 fn x_fen_file_letters_name_the_same_rights_as_kq() {
     let by_file = pos("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
     assert_eq!(by_file.to_fen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    assert_eq!(by_file.key(), pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").key());
+    assert_eq!(
+        by_file.key(),
+        pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").key()
+    );
 }
 
 #[test]
@@ -52,17 +55,17 @@ fn bad_fens_are_refused_with_a_reason() {
     let base = Chess::new_game("chess").unwrap();
     for bad in [
         "",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",        // 7 ranks
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", // 7 ranks
         "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 9 squares
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", // bad letter
-        "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",   // no black king
+        "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", // no black king
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", // side
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", // K right, no rook
-        "4k3/8/8/8/8/8/8/4K2R w - e3 0 1",                          // ep without a pawn
-        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                           // pawn on rank 1
-        "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",                           // side not to move in check
-        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                            // clock
-        "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1",                         // a hand
+        "4k3/8/8/8/8/8/8/4K2R w - e3 0 1",                 // ep without a pawn
+        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                  // pawn on rank 1
+        "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",                  // side not to move in check
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                   // clock
+        "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1",                // a hand
     ] {
         let e = base.with_fen(bad);
         assert!(e.is_err(), "accepted: {bad}");
@@ -113,7 +116,10 @@ fn mate_on_the_hundredth_ply_is_mate() {
 
 #[test]
 fn insufficient_material() {
-    assert!(matches!(pos("4k3/8/8/8/8/8/8/4KN2 w - - 0 1").outcome(), Some(Outcome::Draw(_))));
+    assert!(matches!(
+        pos("4k3/8/8/8/8/8/8/4KN2 w - - 0 1").outcome(),
+        Some(Outcome::Draw(_))
+    ));
     assert_eq!(pos("4k3/8/8/8/8/8/8/4KNN1 w - - 0 1").outcome(), None);
     assert_eq!(pos("4k3/8/8/8/8/8/7P/4K3 w - - 0 1").outcome(), None);
 }
@@ -123,11 +129,17 @@ fn move_strings() {
     let p = pos("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");
     let mut moves = MoveList::new();
     p.legal_moves(&mut moves);
-    let strings: Vec<String> = moves.iter().map(|&m| p.move_to_string(m, Notation::Uci)).collect();
+    let strings: Vec<String> = moves
+        .iter()
+        .map(|&m| p.move_to_string(m, Notation::Uci))
+        .collect();
     for s in ["e1g1", "e1c1", "b7b8q", "b7b8n", "b7a8r", "b7a8b"] {
         assert!(strings.contains(&s.to_string()), "{s} missing");
     }
-    assert!(p.parse_move("b7b8", Notation::Uci).is_none(), "promotion needs its piece");
+    assert!(
+        p.parse_move("b7b8", Notation::Uci).is_none(),
+        "promotion needs its piece"
+    );
     assert!(p.parse_move("e1h1", Notation::Uci).is_none());
 }
 

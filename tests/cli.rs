@@ -36,7 +36,15 @@ fn perft_prints_one_line_per_root_move_then_the_total() {
 #[test]
 fn perft_after_moves_and_with_threads() {
     // After 1.e4 e5 white has 29 legal moves.
-    let o = run(&["perft", "--depth", "1", "--moves", "e2e4 e7e5", "--threads", "2"]);
+    let o = run(&[
+        "perft",
+        "--depth",
+        "1",
+        "--moves",
+        "e2e4 e7e5",
+        "--threads",
+        "2",
+    ]);
     assert!(o.status.success());
     assert!(stdout(&o).contains("Nodes searched: 29"), "{}", stdout(&o));
     // Stockfish's `go perft 3` from the start gives e2e4: 600.
@@ -61,11 +69,23 @@ fn perft_from_fen() {
 fn bad_input_gives_a_message_and_a_failure_code() {
     let cases: &[(&[&str], &str)] = &[
         (&["perft", "--depth", "2", "--fen", "not a fen"], "FEN"),
-        (&["perft", "--depth", "2", "--moves", "e2e4 e2e4"], "not legal"),
+        (
+            &["perft", "--depth", "2", "--moves", "e2e4 e2e4"],
+            "not legal",
+        ),
         (&["perft", "--depth", "2", "--moves", "zz99"], "not legal"),
-        (&["perft", "--depth", "2", "--variant", "nosuch"], "unknown variant"),
-        (&["perft", "--depth", "2", "--option", "Nonsense=true"], "unknown rule option"),
-        (&["perft", "--depth", "2", "--option", "novalue"], "NAME=VALUE"),
+        (
+            &["perft", "--depth", "2", "--variant", "nosuch"],
+            "unknown variant",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "Nonsense=true"],
+            "unknown rule option",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "novalue"],
+            "NAME=VALUE",
+        ),
         (&["perft", "--depth", "x"], "invalid value"),
     ];
     for (args, needle) in cases {

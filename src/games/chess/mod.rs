@@ -196,7 +196,8 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         }
         // Zugzwang is common when only king and pawns are left.
         let us = self.ours(self.side) & self.t.geo.valid();
-        let pieces = us & !(self.pawn_like() | self.role_bb(Role::King) | self.role_bb(Role::Stone));
+        let pieces =
+            us & !(self.pawn_like() | self.role_bb(Role::King) | self.role_bb(Role::Stone));
         pieces.any()
     }
 
