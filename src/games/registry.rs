@@ -2,7 +2,7 @@
 //! Nothing outside this file matches on variant names.
 
 use crate::games::cannon::{CannonPosition, CANNON_START};
-use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
+use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use crate::games::shogi::CannonShogi;
 use crate::protocol::engine::{GameSession, Session};
 
@@ -89,6 +89,15 @@ pub static VARIANTS: &[VariantInfo] = &[
         pocket: crate::games::shogi::HAND_KINDS,
         start_fen: crate::games::shogi::START_FEN,
         new_session: || session::<CannonShogi>("cannonshogi"),
+    },
+    VariantInfo {
+        name: "chesstonia",
+        xboard_name: "chesstonia",
+        files: 12,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CHESSTONIA_START,
+        new_session: || session::<ChesstoniaChess>("chesstonia"),
     },
 ];
 

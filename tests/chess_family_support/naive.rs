@@ -32,6 +32,10 @@ pub struct Board {
     reserve: [u8; 2],
     promotions: Vec<Role>,
     names: Vec<String>,
+    /// Cannons of Chesstonia: pieces on the squares beside the board (cannon, storage, load),
+    /// indexed like `squares`; chess pieces never see them.
+    chesstonia: bool,
+    machine: Vec<Option<(Color, Role)>>,
 }
 
 impl Board {
@@ -69,6 +73,17 @@ impl Board {
             reserve: [pos.reserve(Color::White), pos.reserve(Color::Black)],
             promotions: R::PROMOTIONS.to_vec(),
             names,
+            chesstonia: R::CHESSTONIA,
+            machine: (0..size)
+                .map(|i| {
+                    let sq = Square::new(i as u8);
+                    if geo.is_valid(sq) {
+                        None
+                    } else {
+                        pos.piece_at(sq).map(|p| (p.color(), p.role()))
+                    }
+                })
+                .collect(),
         }
     }
 
@@ -151,6 +166,9 @@ impl Board {
                 Role::Cannon => ORTHOGONAL.into_iter().any(|d| hops_to(s, d)),
                 Role::Cannonrider if self.dark(s) => ORTHOGONAL.into_iter().any(|d| hops_to(s, d)),
                 Role::Cannonrider => KNIGHT.into_iter().any(|d| slides_to(s, d)),
+                Role::Wazir => leaps(&ORTHOGONAL),
+                Role::Ferz => leaps(&DIAGONAL),
+                Role::Stone => false,
             }
         })
     }
@@ -169,8 +187,9 @@ impl Board {
         out
     }
 
+    /// An enemy piece that can be captured (a Stone cannot).
     fn is_enemy(&self, s: usize) -> bool {
-        matches!(self.squares[s], Some((c, _)) if c != self.side)
+        matches!(self.squares[s], Some((c, r)) if c != self.side && r != Role::Stone)
     }
 
     /// Pseudo-legal moves other than castling, each with the board after it.
@@ -282,6 +301,19 @@ impl Board {
                         slide(d, &mut add, true);
                     }
                 }
+                Role::Wazir | Role::Ferz => {
+                    let dirs = if role == Role::Wazir {
+                        ORTHOGONAL
+                    } else {
+                        DIAGONAL
+                    };
+                    for d in dirs {
+                        if let Some(t) = self.step(s, d).filter(|&t| free(t)) {
+                            add(t);
+                        }
+                    }
+                }
+                Role::Stone => {}
                 Role::Cannon => {
                     let all: Vec<usize> = ORTHOGONAL.into_iter().flat_map(jumps).collect();
                     if all.is_empty() {
@@ -369,6 +401,89 @@ impl Board {
                         b.ep = None;
                         out.push((format!("C@{}", self.names[s]), b));
                     }
+                }
+            }
+        }
+        if self.chesstonia {
+            out.extend(self.cannon_actions());
+        }
+        out
+    }
+
+    /// Chesstonia's cannon actions, from the rules file's squares: white's cannon on k3-k6,
+    /// storage l3 (P), l4 (W), l5 (F), l6 (S), load square l1, firing toward file c; black's on
+    /// b3-b6, storage a6 (p), a5 (w), a4 (f), a3 (s), load square a8, firing toward file j.
+    fn cannon_actions(&self) -> Vec<(String, Board)> {
+        let us = self.side;
+        let (track, store, load, step) = if us == Color::White {
+            (10, 11, (11, 0), -1)
+        } else {
+            (1, 0, (0, 7), 1)
+        };
+        let home = |role: Role| -> (i32, i32) {
+            let i = [Role::Pawn, Role::Wazir, Role::Ferz, Role::Stone]
+                .iter()
+                .position(|&r| r == role)
+                .unwrap() as i32;
+            if us == Color::White {
+                (store, 2 + i)
+            } else {
+                (store, 5 - i)
+            }
+        };
+        let idx = |(f, r): (i32, i32)| (r * self.files + f) as usize;
+        let mut out = Vec::new();
+        let shift = |from: usize, to: usize, b: &mut Vec<(String, Board)>| {
+            let mut after = self.clone();
+            after.machine[to] = after.machine[from].take();
+            after.side = !us;
+            after.ep = None;
+            b.push((format!("{}{}", self.names[from], self.names[to]), after));
+        };
+        let cannon = (2..6)
+            .map(|r| idx((track, r)))
+            .find(|&s| self.machine[s].is_some());
+        let Some(cannon) = cannon else {
+            return out;
+        };
+        let load_sq = idx(load);
+        let stored: Vec<usize> = (2..6)
+            .map(|r| idx((store, r)))
+            .filter(|&s| self.machine[s].is_some())
+            .collect();
+        let loaded = self.machine[load_sq];
+        if loaded.is_some() || !stored.is_empty() {
+            for r in 2..6 {
+                if idx((track, r)) != cannon {
+                    shift(cannon, idx((track, r)), &mut out);
+                }
+            }
+        }
+        match loaded {
+            None => {
+                for &s in &stored {
+                    shift(s, load_sq, &mut out);
+                }
+            }
+            Some((_, role)) => {
+                shift(load_sq, idx(home(role)), &mut out);
+                let rank = self.coords(cannon).1;
+                let mut f = track + step;
+                let mut screen = false;
+                while let Some(s) = self.at(f, rank) {
+                    if self.squares[s].is_some() {
+                        if screen {
+                            break;
+                        }
+                        screen = true;
+                    } else if screen {
+                        let mut after = self.clone();
+                        after.squares[s] = after.machine[load_sq].take();
+                        after.side = !us;
+                        after.ep = None;
+                        out.push((format!("{}{}", self.names[load_sq], self.names[s]), after));
+                    }
+                    f += step;
                 }
             }
         }

@@ -11,10 +11,12 @@ use crate::board::{BitWord, Color};
 /// The variant pieces follow their inventor's estimates (Winther): the Swedish cannon about a
 /// bishop; the Cannonrider a rook's worth (5), more in the middle game for its tactics, less in
 /// the end game where it cannot even mate a bare king; the Scorpion 1.5, rising in the end game.
-const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140];
-const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190];
+/// Chesstonia's projectiles: Wazir and Ferz a pawn and a half (the shatranj estimates), the Stone
+/// a little (a blocker that can never be removed).
+const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140, 120, 150, 60];
+const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190, 140, 150, 30];
 /// Phase weight of each role; 24 is a full board of minor and major pieces.
-const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0];
+const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0, 0, 0, 0];
 const FULL_PHASE: i32 = 24;
 
 /// Plain material value (middle-game), used for move ordering.
@@ -35,6 +37,21 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             let p = self.piece_at(sq).unwrap();
             let role = p.role();
             let sign = if p.color() == Color::White { 1 } else { -1 };
+            if R::CHESSTONIA && !geo.is_valid(sq) {
+                // The cannon machinery: a projectile still to be fired is worth most of what it
+                // will be on the board (it lands where its side chooses), a loaded one a little
+                // more; the cannon itself is counted through its projectiles.
+                if role != Role::Cannon {
+                    let loaded = if self.t.load_squares.contains(sq) {
+                        10
+                    } else {
+                        0
+                    };
+                    mg += sign * (VALUE_MG[role.index()] * 3 / 4 + loaded);
+                    eg += sign * (VALUE_EG[role.index()] * 3 / 4 + loaded);
+                }
+                continue;
+            }
             let f2 = 2 * geo.file_of(sq) as i32;
             let r2 = 2 * geo.rank_of(sq) as i32;
             // Distance from the centre in half-squares (0 at the middle).
@@ -57,6 +74,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 ),
                 Role::Queen => (-centre, -2 * centre),
                 Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
+                Role::Wazir | Role::Ferz => (-2 * centre, -2 * centre),
+                Role::Stone => (0, 0),
                 Role::King => {
                     // Hide in the middle game, centralise in the end game.
                     (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)

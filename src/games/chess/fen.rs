@@ -15,6 +15,8 @@ pub(crate) fn parse_board<W: BitWord>(
     board: &str,
 ) -> Result<Vec<(Square, char)>, GameError> {
     let geo = &t.geo;
+    // Squares a piece may stand on: the board, and a variant's machinery beside it.
+    let exists = |sq: Square| geo.is_valid(sq) || t.extra.contains(sq);
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != geo.ranks() {
         return err(format!(
@@ -40,7 +42,7 @@ pub(crate) fn parse_board<W: BitWord>(
                 }
                 for f in file..(file + n).min(geo.files()) {
                     let sq = geo.square(f as i32, rank as i32).unwrap();
-                    if !geo.is_valid(sq) {
+                    if !exists(sq) {
                         return err(format!(
                             "FEN has an empty square where the board has a hole ({})",
                             geo.square_name(sq, false)
@@ -53,14 +55,14 @@ pub(crate) fn parse_board<W: BitWord>(
                     return err(format!("FEN rank {} is too long", rank + 1));
                 };
                 if c == '*' {
-                    if geo.is_valid(sq) {
+                    if exists(sq) {
                         return err(format!(
                             "FEN has a hole on {}, which exists on this board",
                             geo.square_name(sq, false)
                         ));
                     }
                 } else {
-                    if !geo.is_valid(sq) {
+                    if !exists(sq) {
                         return err(format!(
                             "FEN puts '{c}' on a hole ({})",
                             geo.square_name(sq, false)
@@ -117,8 +119,13 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             }
         }
         let promo_ranks = geo.rank_mask(0) | geo.rank_mask(geo.ranks() - 1);
-        if (pos.pawn_like() & promo_ranks).any() {
+        if (pos.pawn_like() & promo_ranks & geo.valid()).any() {
             return err("a pawn stands on the first or last rank");
+        }
+        if R::CHESSTONIA {
+            pos.validate_machinery()?;
+        } else if (pos.occupied() & !geo.valid()).any() {
+            return err("a piece stands off the board");
         }
 
         pos.side = match fields.next().unwrap_or("w") {
@@ -285,7 +292,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             let mut empty = 0;
             for file in 0..geo.files() {
                 let sq = geo.square(file as i32, rank as i32).unwrap();
-                let c = if !geo.is_valid(sq) {
+                let c = if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
                     Some('*')
                 } else {
                     self.piece_at(sq).map(Piece::letter)

@@ -1,6 +1,7 @@
 //! The chess family: one position type on any geometry, used by orthodox chess and by the
 //! cannon chess variants.
 
+mod chesstonia;
 mod eval;
 mod fen;
 mod movegen;
@@ -14,9 +15,9 @@ pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
 pub use rules::{
-    Cannonrider, ChessBoard, ChessRules, Orthodox, SwedishCannon, CANNONRIDER_SCORPION_START,
-    CANNONRIDER_START, CHESS_START, GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START,
-    SWEDISH_CANNON_START,
+    Cannonrider, ChessBoard, ChessRules, Chesstonia, Orthodox, SwedishCannon,
+    CANNONRIDER_SCORPION_START, CANNONRIDER_START, CHESSTONIA_START, CHESS_START,
+    GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START, SWEDISH_CANNON_START,
 };
 pub use tables::ChessTables;
 
@@ -33,6 +34,8 @@ pub type GustavianChess = ChessPosition<u128>;
 pub type CannonriderChess = ChessPosition<u128, Cannonrider>;
 /// Swedish Cannon Chess, with two or one cannons in reserve.
 pub type SwedishCannonChess = ChessPosition<u64, SwedishCannon>;
+/// Cannons of Chesstonia, on a 12x8 word.
+pub type ChesstoniaChess = ChessPosition<u128, Chesstonia>;
 
 /// Tables of the orthodox 8x8 board, built on first use.
 pub fn chess_tables() -> &'static ChessTables<u64> {
@@ -49,6 +52,19 @@ pub fn gustavian_tables() -> &'static ChessTables<u128> {
     })
 }
 
+/// Tables of Chesstonia's board: files c..j of a 12x8 word are the chess board; files a, b, k
+/// and l are holes for every chess piece and hold the cannon machinery (`ChessTables::extra`).
+pub fn chesstonia_tables() -> &'static ChessTables<u128> {
+    static TABLES: OnceLock<ChessTables<u128>> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let holes: Vec<_> = (0..8)
+            .flat_map(|r| [(0, r), (1, r), (10, r), (11, r)])
+            .collect();
+        let (extra, loads) = chesstonia::machine_squares();
+        ChessTables::with_extra(Geometry::new(12, 8, &holes), extra, loads)
+    })
+}
+
 /// The words a chess-family board can use, with the boards each one can hold.
 pub trait ChessWord: BitWord {
     /// Tables of a board played on this word, if it fits.
@@ -59,7 +75,7 @@ impl ChessWord for u64 {
     fn chess_tables(board: ChessBoard) -> Option<&'static ChessTables<u64>> {
         match board {
             ChessBoard::Orthodox => Some(chess_tables()),
-            ChessBoard::Gustavian => None,
+            ChessBoard::Gustavian | ChessBoard::Chesstonia => None,
         }
     }
 }
@@ -69,6 +85,7 @@ impl ChessWord for u128 {
         match board {
             ChessBoard::Orthodox => None,
             ChessBoard::Gustavian => Some(gustavian_tables()),
+            ChessBoard::Chesstonia => Some(chesstonia_tables()),
         }
     }
 }
@@ -101,7 +118,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             | self.role_bb(Role::Rook)
             | self.role_bb(Role::Queen)
             | self.role_bb(Role::Cannon)
-            | self.role_bb(Role::Cannonrider);
+            | self.role_bb(Role::Cannonrider)
+            | self.role_bb(Role::Wazir)
+            | self.role_bb(Role::Ferz);
         if heavy.any() {
             return false;
         }
@@ -167,10 +186,20 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     }
 
     fn null_move_ok(&self) -> bool {
+        if self.in_check() {
+            return false;
+        }
+        // In Chesstonia a side with a projectile left can always move its cannon, a move that
+        // changes nothing on the board: it is never in zugzwang, and a null move stands for
+        // that move.
+        if R::CHESSTONIA && self.has_projectiles(self.side) {
+            return true;
+        }
         // Zugzwang is common when only king and pawns are left.
-        let us = self.ours(self.side);
-        let pieces = us & !(self.pawn_like() | self.role_bb(Role::King));
-        pieces.any() && !self.in_check()
+        let us = self.ours(self.side) & self.t.geo.valid();
+        let pieces =
+            us & !(self.pawn_like() | self.role_bb(Role::King) | self.role_bb(Role::Stone));
+        pieces.any()
     }
 
     #[inline]
@@ -257,7 +286,7 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             s += &format!("{:>2} ", rank + 1);
             for file in 0..geo.files() {
                 let sq = geo.square(file as i32, rank as i32).unwrap();
-                let c = if !geo.is_valid(sq) {
+                let c = if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
                     ' '
                 } else {
                     self.piece_at(sq).map_or('.', Piece::letter)

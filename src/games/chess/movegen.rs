@@ -47,9 +47,15 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let ksq = self.king_square(us);
         let checkers = self.attackers_to(ksq, occ, !us);
 
+        // Chesstonia's Stones can never be captured: they are never a target.
+        let capturable = if R::CHESSTONIA {
+            !own & !self.role_bb(Role::Stone)
+        } else {
+            !own
+        };
         // King steps, tested with the king lifted so it cannot hide behind itself.
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in t.king.get(ksq) & !own {
+        for to in t.king.get(ksq) & capturable {
             if !self.is_attacked(to, occ_no_king, !us) {
                 out.push(Move::normal(ksq, to));
             }
@@ -61,11 +67,14 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             let c = checkers.lsb();
             t.rays.between(ksq, c) | checkers
         } else {
-            !own & t.geo.valid()
+            capturable & t.geo.valid()
         };
         let pinned = self.pinned(ksq);
         self.generate_piece_moves(out, target, pinned, ksq);
         self.generate_pawn_moves(out, target, pinned, ksq);
+        if R::CHESSTONIA {
+            self.generate_cannon_actions(out, target, checkers.any());
+        }
 
         if checkers.is_empty() && self.castling != 0 {
             self.generate_castling(out, ksq);
@@ -194,6 +203,20 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         for from in rq {
             for to in allowed(from, t.rays.rook_attacks(from, occ) & target) {
                 out.push(Move::normal(from, to));
+            }
+        }
+        if R::CHESSTONIA {
+            // Launched Wazirs and Ferzes: one-step leapers, which a pin still lets step along
+            // the pin line. (Stored ones stand off the board, where the tables are empty.)
+            for from in self.pieces(self.side, Role::Wazir) {
+                for to in allowed(from, t.wazir.get(from) & target) {
+                    out.push(Move::normal(from, to));
+                }
+            }
+            for from in self.pieces(self.side, Role::Ferz) {
+                for to in allowed(from, t.ferz.get(from) & target) {
+                    out.push(Move::normal(from, to));
+                }
             }
         }
     }

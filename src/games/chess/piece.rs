@@ -19,11 +19,17 @@ pub enum Role {
     Cannonrider = 7,
     /// A pawn that may also leap (+-2, +1) without capturing.
     Scorpion = 8,
+    /// Chesstonia projectile: one step orthogonally.
+    Wazir = 9,
+    /// Chesstonia projectile: one step diagonally.
+    Ferz = 10,
+    /// Chesstonia projectile: never moves, cannot be captured, blocks lines.
+    Stone = 11,
 }
 
 impl Role {
-    pub const COUNT: usize = 9;
-    pub const ALL: [Role; 9] = [
+    pub const COUNT: usize = 12;
+    pub const ALL: [Role; 12] = [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
@@ -33,6 +39,9 @@ impl Role {
         Role::Cannon,
         Role::Cannonrider,
         Role::Scorpion,
+        Role::Wazir,
+        Role::Ferz,
+        Role::Stone,
     ];
     /// The orthodox pieces.
     pub const ORTHODOX: [Role; 6] = [
@@ -56,8 +65,9 @@ impl Role {
         Role::ALL[i]
     }
 
-    /// Upper-case letter used in FENs and move strings. The two cannons share `C`: no variant
-    /// has both, and each variant reads letters through its own role list.
+    /// Upper-case letter used in FENs and move strings. The cannons share `C`, and the Scorpion
+    /// and the Stone share `S`: no variant has both, and each variant reads letters through its
+    /// own role list.
     pub const fn letter(self) -> char {
         match self {
             Role::Pawn => 'P',
@@ -67,7 +77,9 @@ impl Role {
             Role::Queen => 'Q',
             Role::King => 'K',
             Role::Cannon | Role::Cannonrider => 'C',
-            Role::Scorpion => 'S',
+            Role::Scorpion | Role::Stone => 'S',
+            Role::Wazir => 'W',
+            Role::Ferz => 'F',
         }
     }
 

@@ -183,6 +183,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 att |= t.rays.nightrider_attacks(sq, occ) & riders & !t.dark;
             }
         }
+        if R::CHESSTONIA {
+            att |= (t.wazir.get(sq) & self.by_role[Role::Wazir.index()])
+                | (t.ferz.get(sq) & self.by_role[Role::Ferz.index()]);
+        }
         if R::SWEDISH_CANNONS {
             let cannons = self.by_role[Role::Cannon.index()] & them;
             if cannons.any() {
@@ -257,6 +261,16 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         self.halfmove += 1;
         match m.kind() {
+            // Chesstonia's cannon actions start off the chess board: a cannon move, a load or
+            // an unload (which leave the fifty-move counter running), or a firing (which
+            // resets it). Unmake undoes them as plain moves.
+            _ if R::CHESSTONIA && !t.geo.is_valid(from) => {
+                let p = self.remove(from);
+                self.put(p, to);
+                if t.geo.is_valid(to) {
+                    self.halfmove = 0;
+                }
+            }
             MoveKind::Castle => {
                 let (rf, rt) = self.castle_rook_squares(from, to);
                 let king = self.remove(from);

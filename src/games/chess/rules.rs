@@ -14,6 +14,9 @@ pub enum ChessBoard {
     Orthodox,
     /// Gustav III's board: 10x8, files a and j only on ranks 1 and 8.
     Gustavian,
+    /// Cannons of Chesstonia: the 8x8 board on files c..j of a 12x8 word, with the cannon
+    /// machinery on squares of files a, b, k, l that chess pieces never reach.
+    Chesstonia,
 }
 
 /// Per-variant rules of the chess family.
@@ -32,6 +35,9 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// Pins through hopper screens and along nightrider lines do not fit pin masks: variants
     /// with such pieces test each candidate move for "is my king attacked afterwards" instead.
     const TEST_LEGALITY: bool = Self::CANNONRIDERS || Self::SWEDISH_CANNONS;
+    /// Cannons of Chesstonia: a cannon per side beside the board that launches a Pawn, a Wazir,
+    /// a Ferz and a Stone onto it (see `chesstonia.rs`).
+    const CHESSTONIA: bool = false;
 
     /// Canonical name, start FEN and board of a variant played with these rules.
     fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)>;
@@ -138,6 +144,38 @@ impl ChessRules for SwedishCannon {
                 SWEDISH_CANNON1_START,
                 ChessBoard::Orthodox,
             )),
+            _ => None,
+        }
+    }
+}
+
+/// Cannons of Chesstonia (G. K. Gifford, 2006): orthodox chess plus a cannon per side beside the
+/// board that launches four projectiles onto it.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Chesstonia;
+
+pub const CHESSTONIA_START: &str =
+    "1*rnbqkbnr**/**pppppppp**/pc9S/w10F/f10W/s9CP/**PPPPPPPP**/**RNBQKBNR*1 w KQkq - 0 1";
+
+impl ChessRules for Chesstonia {
+    const ROLES: &'static [Role] = &[
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+        Role::Cannon,
+        Role::Wazir,
+        Role::Ferz,
+        Role::Stone,
+    ];
+    const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+    const CHESSTONIA: bool = true;
+
+    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
+        match name {
+            "chesstonia" => Some(("chesstonia", CHESSTONIA_START, ChessBoard::Chesstonia)),
             _ => None,
         }
     }

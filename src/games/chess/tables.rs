@@ -2,7 +2,7 @@
 //! Zobrist keys.
 
 use super::piece::Role;
-use crate::board::geometry::{KING_STEPS, KNIGHT_LEAPS};
+use crate::board::geometry::{DIAGONAL, KING_STEPS, KNIGHT_LEAPS, ORTHOGONAL};
 use crate::board::zobrist::SplitMix64;
 use crate::board::{BitWord, Bitboard, Color, Geometry, LeaperTable, Offset, Rays, Square};
 
@@ -67,6 +67,15 @@ pub struct ChessTables<W: BitWord> {
     /// Squares a pawn of each colour attacks from a square.
     pub pawn_attacks: [LeaperTable<W>; 2],
     pub keys: ChessKeys,
+    /// One-step orthogonal and diagonal leaps (Chesstonia's Wazir and Ferz).
+    pub wazir: LeaperTable<W>,
+    pub ferz: LeaperTable<W>,
+    /// Squares outside the geometry that exist for a variant's own machinery (Chesstonia's
+    /// cannon tracks, storage and load squares): pieces may stand there, but no chess piece's
+    /// line or leap ever reaches them. Empty on other boards.
+    pub extra: Bitboard<W>,
+    /// The load squares among `extra`.
+    pub load_squares: Bitboard<W>,
     /// Dark squares: file + rank odd, counting from 0 at a1 (decides a Cannonrider's powers).
     pub dark: Bitboard<W>,
     /// Empty-board rook and bishop lines from every square, for finding pinners.
@@ -76,6 +85,11 @@ pub struct ChessTables<W: BitWord> {
 
 impl<W: BitWord> ChessTables<W> {
     pub fn new(geo: Geometry<W>) -> Self {
+        Self::with_extra(geo, Bitboard::EMPTY, Bitboard::EMPTY)
+    }
+
+    /// Tables of a board whose variant keeps pieces on `extra` squares outside `geo`.
+    pub fn with_extra(geo: Geometry<W>, extra: Bitboard<W>, load_squares: Bitboard<W>) -> Self {
         let rays = Rays::new(&geo);
         let white_pawn = [Offset::new(-1, 1), Offset::new(1, 1)];
         let black_pawn = [Offset::new(-1, -1), Offset::new(1, -1)];
@@ -94,6 +108,10 @@ impl<W: BitWord> ChessTables<W> {
             dark,
             knight: LeaperTable::new(&geo, &KNIGHT_LEAPS),
             king: LeaperTable::new(&geo, &KING_STEPS),
+            wazir: LeaperTable::new(&geo, &ORTHOGONAL),
+            ferz: LeaperTable::new(&geo, &DIAGONAL),
+            extra,
+            load_squares,
             pawn_attacks: [
                 LeaperTable::new(&geo, &white_pawn),
                 LeaperTable::new(&geo, &black_pawn),
