@@ -53,6 +53,12 @@ enum Command {
         #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Play engines against each other (cutechess-cli style options; see docs/match.md).
+    #[command(disable_help_flag = true)]
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn parse_bool(s: &str) -> Option<bool> {
@@ -146,6 +152,7 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         },
         Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();
             Ok(())

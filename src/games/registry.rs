@@ -2,7 +2,7 @@
 //! Nothing outside this file matches on variant names.
 
 use crate::games::cannon::{CannonPosition, CANNON_START};
-use crate::games::chess::Chess;
+use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
 use crate::games::shogi::CannonShogi;
 use crate::protocol::engine::{GameSession, Session};
 
@@ -46,6 +46,42 @@ pub static VARIANTS: &[VariantInfo] = &[
         new_session: || session::<CannonPosition>("cannon"),
     },
     VariantInfo {
+        name: "cannonrider",
+        xboard_name: "cannonrider",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_START,
+        new_session: || session::<CannonriderChess>("cannonrider"),
+    },
+    VariantInfo {
+        name: "cannonriderscorpion",
+        xboard_name: "cannonriderscorpion",
+        files: 10,
+        ranks: 8,
+        pocket: 0,
+        start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
+        new_session: || session::<CannonriderChess>("cannonriderscorpion"),
+    },
+    VariantInfo {
+        name: "swedishcannon",
+        xboard_name: "swedishcannon",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon"),
+    },
+    VariantInfo {
+        name: "swedishcannon1",
+        xboard_name: "swedishcannon1",
+        files: 8,
+        ranks: 8,
+        pocket: 1,
+        start_fen: crate::games::chess::SWEDISH_CANNON1_START,
+        new_session: || session::<SwedishCannonChess>("swedishcannon1"),
+    },
+    VariantInfo {
         name: "cannonshogi",
         xboard_name: "cannonshogi",
         files: 9,
@@ -65,6 +101,135 @@ impl VariantInfo {
             "shogi"
         } else {
             "fairy"
+        }
+    }
+}
+
+/// XBoard's piece slots (its internal piece order, which fixes the image it draws and the
+/// order of the holdings). A game maps its letters onto some of them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum XBoardSlot {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    Man = 10,
+    Cannon = 11,
+    /// XBoard moves a lance like a pawn (double step, en passant, promotion) but, unlike a
+    /// pawn, lets it "gate" a piece from the holdings onto the square it leaves.
+    Lance = 18,
+    /// The last slot of each colour; the letter given here always goes there.
+    King = 255,
+}
+
+/// How XBoard is told about a game it does not know: the CECP `setup` command (board size,
+/// holdings, parent variant, letters, start position) and `piece` commands.
+pub struct XBoardSetup {
+    /// Our upper-case letters and the XBoard slot (image) each one uses.
+    pub slots: &'static [(char, XBoardSlot)],
+    /// How many holdings slots XBoard shows (0: no holdings). A piece in hand needs a slot
+    /// index below this; the index counts the game's pieces that come before it in slot order.
+    pub holdings: usize,
+    /// XBoard's parent variant: `fairy` for plain boards; `bughouse` or `seirawan` for games
+    /// with a hand whose captures must not go to the captor's holdings (as XBoard does in
+    /// crazyhouse). With `seirawan`, a drop onto an occupied square that moves the piece there
+    /// is written as gating (see `XBoard` in the protocol module).
+    pub parent: &'static str,
+    /// Moves in XBoard's Betza dialect for the pieces it can describe exactly (standard chess
+    /// pieces need none: the parent variant knows them).
+    pub pieces: &'static [(char, &'static str)],
+    /// Whether XBoard can test move legality itself. False when a piece or move is beyond its
+    /// Betza dialect (shots, colour-dependent pieces, drops that move a pawn...): the engine
+    /// then is the arbiter and XBoard must run with legality testing off.
+    pub legality_testing: bool,
+}
+
+const CHESS_SLOTS: [(char, XBoardSlot); 6] = [
+    ('P', XBoardSlot::Pawn),
+    ('N', XBoardSlot::Knight),
+    ('B', XBoardSlot::Bishop),
+    ('R', XBoardSlot::Rook),
+    ('Q', XBoardSlot::Queen),
+    ('K', XBoardSlot::King),
+];
+
+impl VariantInfo {
+    /// What XBoard needs to draw this game; `None` for the games XBoard knows (orthodox chess).
+    pub fn xboard_setup(&self) -> Option<XBoardSetup> {
+        use XBoardSlot::*;
+        const WITH_CANNON: [(char, XBoardSlot); 7] = [
+            CHESS_SLOTS[0],
+            CHESS_SLOTS[1],
+            CHESS_SLOTS[2],
+            CHESS_SLOTS[3],
+            CHESS_SLOTS[4],
+            ('C', Cannon),
+            CHESS_SLOTS[5],
+        ];
+        match self.name {
+            "chess" => None,
+            // Soldiers are not put in the pawn slot: XBoard would treat their diagonal steps
+            // as en-passant captures. The town uses the rook's (tower) image.
+            "cannon" => Some(XBoardSetup {
+                slots: &[('T', Rook), ('S', Man), ('K', King)],
+                holdings: 1,
+                parent: "bughouse",
+                pieces: &[],
+                legality_testing: false,
+            }),
+            "cannonrider" => Some(XBoardSetup {
+                slots: &WITH_CANNON,
+                holdings: 0,
+                parent: "fairy",
+                pieces: &[],
+                legality_testing: false,
+            }),
+            // The Scorpion is a pawn (promotion, en passant) with an extra non-capturing leap.
+            "cannonriderscorpion" => Some(XBoardSetup {
+                slots: &[
+                    ('S', Pawn),
+                    CHESS_SLOTS[1],
+                    CHESS_SLOTS[2],
+                    CHESS_SLOTS[3],
+                    CHESS_SLOTS[4],
+                    ('C', Cannon),
+                    CHESS_SLOTS[5],
+                ],
+                holdings: 0,
+                parent: "fairy",
+                pieces: &[('S', "fmWfceFifmnDfsmN")],
+                legality_testing: false,
+            }),
+            // XBoard cannot drop onto an occupied square, so the cannon's entry (`C@e2`, the
+            // pawn going to e4) is shown as Seirawan-style gating, `e2e4c`: the pawn moves and
+            // the cannon appears where it stood. XBoard gates only for non-pawns, hence the
+            // pawns sit on the lance slot (which it moves like pawns, en passant included).
+            // The cannon's holdings index is 4 (after N B R Q).
+            "swedishcannon" | "swedishcannon1" => Some(XBoardSetup {
+                slots: &[
+                    CHESS_SLOTS[1],
+                    CHESS_SLOTS[2],
+                    CHESS_SLOTS[3],
+                    CHESS_SLOTS[4],
+                    ('C', Cannon),
+                    ('P', Lance),
+                    CHESS_SLOTS[5],
+                ],
+                holdings: 5,
+                parent: "seirawan",
+                pieces: &[],
+                legality_testing: false,
+            }),
+            // A game registered without a description gets a plain board with every letter
+            // of its start position on the fairy slots, in order.
+            _ => Some(XBoardSetup {
+                slots: &[],
+                holdings: self.pocket,
+                parent: "fairy",
+                pieces: &[],
+                legality_testing: false,
+            }),
         }
     }
 }

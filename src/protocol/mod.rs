@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod uci;
+pub mod xboard;
 
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver};
@@ -40,8 +41,8 @@ pub fn spawn_stdin_reader() -> Input {
 }
 
 /// The default command: reads stdin, and the first command picks the protocol. `uci` (or any
-/// other command, as UCI engines usually accept) runs UCI; `xboard` will run the XBoard
-/// adapter once it exists.
+/// other command, as UCI engines usually accept) runs UCI; `xboard` runs the XBoard (CECP)
+/// adapter.
 pub fn run_stdin() {
     let input = spawn_stdin_reader();
     while let Ok(line) = input.recv() {
@@ -50,7 +51,8 @@ pub fn run_stdin() {
             "" => continue,
             "quit" => return,
             "xboard" => {
-                println!("Error (unsupported protocol): xboard is not implemented yet; use uci");
+                xboard::XBoard::new().run(Some(line), &input);
+                return;
             }
             _ => {
                 uci::Uci::new().run(Some(line), &input);

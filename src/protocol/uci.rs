@@ -9,7 +9,7 @@ use super::Input;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, RuleOption};
 use crate::search::{
-    Bound, Limits, PvInfo, SearchControl, SearchOptions, TranspositionTable,
+    Bound, Limits, PvInfo, Report, SearchControl, SearchOptions, SearchResult, TranspositionTable,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tools::bench;
@@ -18,7 +18,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
+const MAX_HASH_MB: usize = 1 << 20;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
@@ -41,6 +41,8 @@ pub struct Uci {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
+    /// The `Ponder` option: only tells that the GUI may send `go ponder`; the engine always
+    /// names its expected reply in `bestmove ... ponder ...`.
     ponder: bool,
     running: Option<Running>,
 }
@@ -52,8 +54,10 @@ impl Default for Uci {
 }
 
 /// Prints one line of output (stdout is line-buffered, so each line leaves at once).
+/// A closed stdout (the GUI went away) is ignored rather than a panic.
 fn say(line: &str) {
-    println!("{line}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
 fn error(msg: impl AsRef<str>) {
@@ -289,8 +293,18 @@ impl Uci {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
                     if mb != self.hash_mb {
-                        self.tt = Arc::new(TranspositionTable::new(mb));
-                        self.hash_mb = mb;
+                        // Free the old table first, so that its memory can be reused.
+                        self.tt = Arc::new(TranspositionTable::new(1));
+                        match TranspositionTable::try_new(mb) {
+                            Ok(tt) => {
+                                self.tt = Arc::new(tt);
+                                self.hash_mb = mb;
+                            }
+                            Err(e) => {
+                                self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                                return Err(format!("option {name}: {e}; value unchanged"));
+                            }
+                        }
                     }
                 }
                 "clear hash" => self.tt.clear(),
@@ -414,18 +428,29 @@ impl Uci {
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
+            let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
+                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
+                (Some(b), None) => say(&format!("bestmove {b}")),
+                (None, _) => say("bestmove (none)"),
+            };
+            let mut answered = false;
             let r = session.search(
                 &thread_limits,
                 &opts,
                 &tt,
                 &thread_ctl,
                 Notation::Uci,
-                &mut |info| say(&format_info(&info)),
+                &mut |report| match report {
+                    Report::Info(info) => say(&format_info(&info)),
+                    Report::Done(r) => {
+                        print_best(&r);
+                        answered = true;
+                    }
+                },
             );
-            match (r.best, r.ponder) {
-                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
-                (Some(b), None) => say(&format!("bestmove {b}")),
-                (None, _) => say("bestmove (none)"),
+            // Only when the search thread died before it could report.
+            if !answered {
+                print_best(&r);
             }
         });
         match spawned {
@@ -468,9 +493,17 @@ impl Uci {
                     "infinite" => l.infinite = true,
                     "ponder" => l.ponder = true,
                     "searchmoves" => {
-                        error("go: searchmoves is not supported; searching all moves");
+                        let legal = self.session.legal_moves(Notation::Uci);
                         while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
                             i += 1;
+                            if legal.iter().any(|m| m == args[i]) {
+                                l.search_moves.push(args[i].to_string());
+                            } else {
+                                error(format!(
+                                    "go searchmoves: '{}' is not a legal move here, ignored",
+                                    args[i]
+                                ));
+                            }
                         }
                     }
                     _ => error(format!("go: unknown parameter '{key}' ignored")),

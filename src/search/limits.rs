@@ -20,6 +20,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Only these root moves (move strings, as the protocol gave them); all when empty.
+    pub search_moves: Vec<String>,
 }
 
 impl Limits {

@@ -3,13 +3,18 @@
 
 use super::piece::Role;
 use super::position::ChessPosition;
+use super::rules::ChessRules;
 use crate::board::{BitWord, Color};
 
 /// Middle-game and end-game values of each role, in centipawns.
-const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0];
-const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0];
+///
+/// The variant pieces follow their inventor's estimates (Winther): the Swedish cannon about a
+/// bishop; the Cannonrider a rook's worth (5), more in the middle game for its tactics, less in
+/// the end game where it cannot even mate a bare king; the Scorpion 1.5, rising in the end game.
+const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140];
+const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190];
 /// Phase weight of each role; 24 is a full board of minor and major pieces.
-const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0];
+const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0];
 const FULL_PHASE: i32 = 24;
 
 /// Plain material value (middle-game), used for move ordering.
@@ -17,7 +22,7 @@ pub fn role_value(r: Role) -> i32 {
     VALUE_MG[r.index()]
 }
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Evaluation from white's point of view.
     pub fn evaluate_white(&self) -> i32 {
         let geo = &self.t.geo;
@@ -36,7 +41,7 @@ impl<W: BitWord> ChessPosition<W> {
             let centre = (f2 - cf2).abs().max((r2 - cr2).abs());
             let advance = geo.relative_rank(sq, p.color() == Color::White) as i32;
             let (m, e) = match role {
-                Role::Pawn => {
+                Role::Pawn | Role::Scorpion => {
                     let central = if (f2 - cf2).abs() <= 2 { 4 } else { 0 };
                     (3 * advance + central * advance.min(3), 8 * advance)
                 }
@@ -51,6 +56,7 @@ impl<W: BitWord> ChessPosition<W> {
                     0,
                 ),
                 Role::Queen => (-centre, -2 * centre),
+                Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
                 Role::King => {
                     // Hide in the middle game, centralise in the end game.
                     (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
@@ -59,6 +65,15 @@ impl<W: BitWord> ChessPosition<W> {
             mg += sign * (VALUE_MG[role.index()] + m);
             eg += sign * (VALUE_EG[role.index()] + e);
             phase += PHASE[role.index()];
+        }
+        // A cannon in reserve is worth a little less than one on the board: it still has to
+        // find a second-rank pawn with room ahead.
+        let cannon = Role::Cannon.index();
+        for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let n = self.reserve[c.index()] as i32;
+            mg += sign * n * (VALUE_MG[cannon] - 20);
+            eg += sign * n * (VALUE_EG[cannon] - 20);
+            phase += n * PHASE[cannon];
         }
         let phase = phase.min(FULL_PHASE);
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE

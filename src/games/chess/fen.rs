@@ -3,7 +3,8 @@
 
 use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
-use super::tables::ChessTables;
+use super::rules::ChessRules;
+use super::tables::{ChessTables, MAX_RESERVE};
 use crate::board::{BitWord, Color, Square};
 use crate::games::{err, GameError};
 
@@ -85,7 +86,7 @@ pub(crate) fn parse_board<W: BitWord>(
     Ok(pieces)
 }
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
     pub fn from_fen(
         t: &'static ChessTables<W>,
@@ -97,19 +98,14 @@ impl<W: BitWord> ChessPosition<W> {
         let Some(board_field) = fields.next() else {
             return err("empty FEN");
         };
-        let board_part = match board_field.find('[') {
-            Some(i) => {
-                let hand = &board_field[i..];
-                if hand != "[]" && hand != "[-]" {
-                    return err(format!("this game has no pieces in hand: '{hand}'"));
-                }
-                &board_field[..i]
-            }
-            None => board_field,
+        let (board_part, hand) = match board_field.find('[') {
+            Some(i) => (&board_field[..i], &board_field[i..]),
+            None => (board_field, "[]"),
         };
         let mut pos = ChessPosition::empty(t, variant);
+        pos.read_reserve(hand)?;
         for (sq, c) in parse_board(t, board_part)? {
-            let Some(p) = Piece::from_letter(c) else {
+            let Some(p) = Piece::from_letter_in(c, R::ROLES) else {
                 return err(format!("unknown piece letter '{c}' in FEN"));
             };
             pos.put(p, sq);
@@ -121,7 +117,7 @@ impl<W: BitWord> ChessPosition<W> {
             }
         }
         let promo_ranks = geo.rank_mask(0) | geo.rank_mask(geo.ranks() - 1);
-        if (pos.role_bb(Role::Pawn) & promo_ranks).any() {
+        if (pos.pawn_like() & promo_ranks).any() {
             return err("a pawn stands on the first or last rank");
         }
 
@@ -157,6 +153,34 @@ impl<W: BitWord> ChessPosition<W> {
         }
         pos.key = pos.compute_key();
         Ok(pos)
+    }
+
+    /// Reads the bracketed reserve (`[CCcc]`, `[]`, `[-]`). Only variants with Swedish cannons
+    /// have a reserve, and it holds nothing but cannons.
+    fn read_reserve(&mut self, hand: &str) -> Result<(), GameError> {
+        let Some(inner) = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']')) else {
+            return err(format!(
+                "bad reserve '{hand}': expected [..] after the board"
+            ));
+        };
+        if inner.is_empty() || inner == "-" {
+            return Ok(());
+        }
+        if !R::SWEDISH_CANNONS {
+            return err(format!("this game has no pieces in hand: '{hand}'"));
+        }
+        for c in inner.chars() {
+            let color = match c {
+                'C' => Color::White,
+                'c' => Color::Black,
+                _ => return err(format!("only cannons (C, c) can be in reserve, not '{c}'")),
+            };
+            if self.reserve[color.index()] as usize >= MAX_RESERVE {
+                return err(format!("more than {MAX_RESERVE} cannons in reserve"));
+            }
+            self.reserve[color.index()] += 1;
+        }
+        Ok(())
     }
 
     fn read_castling(&mut self, field: &str) -> Result<(), GameError> {
@@ -234,10 +258,14 @@ impl<W: BitWord> ChessPosition<W> {
         }
         let pawn_sq = geo.step(ep, self.t.forward(!us));
         let origin = geo.step(ep, self.t.forward(us));
-        let pawn_there =
-            pawn_sq.is_some_and(|s| self.piece_at(s) == Some(Piece::new(!us, Role::Pawn)));
-        let clear =
-            self.piece_at(ep).is_none() && origin.is_some_and(|s| self.piece_at(s).is_none());
+        let pawn_there = pawn_sq.is_some_and(|s| (self.pawn_like() & self.ours(!us)).contains(s));
+        // The pawn's origin is empty after a double step, or holds the cannon that replaced it.
+        let cannon = Piece::new(!us, Role::Cannon);
+        let clear = self.piece_at(ep).is_none()
+            && origin.is_some_and(|s| {
+                self.piece_at(s).is_none()
+                    || (R::SWEDISH_CANNONS && self.piece_at(s) == Some(cannon))
+            });
         if !pawn_there || !clear {
             return err(format!(
                 "en-passant square '{field}' does not follow a double step"
@@ -279,6 +307,13 @@ impl<W: BitWord> ChessPosition<W> {
             if rank > 0 {
                 s.push('/');
             }
+        }
+        if R::SWEDISH_CANNONS {
+            s.push('[');
+            for (c, letter) in [(Color::White, "C"), (Color::Black, "c")] {
+                s += &letter.repeat(self.reserve[c.index()] as usize);
+            }
+            s.push(']');
         }
         s.push_str(if self.side == Color::White {
             " w "

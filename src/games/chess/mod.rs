@@ -6,21 +6,33 @@ mod fen;
 mod movegen;
 mod piece;
 mod position;
+mod rules;
+mod san;
 mod tables;
 
 pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
+pub use rules::{
+    Cannonrider, ChessBoard, ChessRules, Orthodox, SwedishCannon, CANNONRIDER_SCORPION_START,
+    CANNONRIDER_START, CHESS_START, GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START,
+    SWEDISH_CANNON_START,
+};
 pub use tables::ChessTables;
 
 use crate::board::{BitWord, Color, Geometry};
 use crate::games::{err, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use position::FROM_SCORPION;
 use std::sync::OnceLock;
 
 /// Orthodox chess on the 8x8 board with `u64` bitboards.
 pub type Chess = ChessPosition<u64>;
-
-pub const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// Orthodox chess on the Gustavian board (a test of the board code).
+pub type GustavianChess = ChessPosition<u128>;
+/// Gustavian Cannonrider Chess, with pawns or with Scorpions.
+pub type CannonriderChess = ChessPosition<u128, Cannonrider>;
+/// Swedish Cannon Chess, with two or one cannons in reserve.
+pub type SwedishCannonChess = ChessPosition<u64, SwedishCannon>;
 
 /// Tables of the orthodox 8x8 board, built on first use.
 pub fn chess_tables() -> &'static ChessTables<u64> {
@@ -37,60 +49,59 @@ pub fn gustavian_tables() -> &'static ChessTables<u128> {
     })
 }
 
-/// The words a chess-family board can use, with the variants each one plays.
+/// The words a chess-family board can use, with the boards each one can hold.
 pub trait ChessWord: BitWord {
-    /// Tables, canonical name and start FEN of a variant played on this word.
-    fn chess_variant(
-        name: &str,
-    ) -> Option<(&'static ChessTables<Self>, &'static str, &'static str)>;
+    /// Tables of a board played on this word, if it fits.
+    fn chess_tables(board: ChessBoard) -> Option<&'static ChessTables<Self>>;
 }
 
 impl ChessWord for u64 {
-    fn chess_variant(
-        name: &str,
-    ) -> Option<(&'static ChessTables<u64>, &'static str, &'static str)> {
-        match name {
-            "chess" => Some((chess_tables(), "chess", CHESS_START)),
-            _ => None,
+    fn chess_tables(board: ChessBoard) -> Option<&'static ChessTables<u64>> {
+        match board {
+            ChessBoard::Orthodox => Some(chess_tables()),
+            ChessBoard::Gustavian => None,
         }
     }
 }
-
-/// Orthodox chess on the Gustavian board, as Fairy-Stockfish's `gustav3` board numbers count
-/// it. Not offered to users; it checks the board code with holes against reference perft.
-pub const GUSTAVIAN_CHESS_START: &str =
-    "1rnbqkbnr1/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w KQkq - 0 1";
 
 impl ChessWord for u128 {
-    fn chess_variant(
-        name: &str,
-    ) -> Option<(&'static ChessTables<u128>, &'static str, &'static str)> {
-        match name {
-            "gustavianchess" => Some((gustavian_tables(), "gustavianchess", GUSTAVIAN_CHESS_START)),
-            _ => None,
+    fn chess_tables(board: ChessBoard) -> Option<&'static ChessTables<u128>> {
+        match board {
+            ChessBoard::Orthodox => None,
+            ChessBoard::Gustavian => Some(gustavian_tables()),
         }
     }
 }
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The move string: from, to, and a lower-case promotion letter.
     pub fn move_string(&self, m: Move, notation: Notation) -> String {
         let geo = &self.t.geo;
         let zero = notation == Notation::XBoard && geo.ranks() == 10;
         let mut s = geo.square_name(m.from(), zero);
         s += &geo.square_name(m.to(), zero);
-        if m.kind() == MoveKind::Promotion {
-            s.push(
-                Role::from_index(m.piece() as usize)
+        match m.kind() {
+            MoveKind::Drop => {
+                let mut d = Role::from_index(m.piece() as usize).letter().to_string();
+                d.push('@');
+                return d + &geo.square_name(m.to(), zero);
+            }
+            MoveKind::Promotion => s.push(
+                Role::from_index((m.piece() & !FROM_SCORPION) as usize)
                     .letter()
                     .to_ascii_lowercase(),
-            );
+            ),
+            _ => {}
         }
         s
     }
 
     fn insufficient_material(&self) -> bool {
-        let heavy = self.role_bb(Role::Pawn) | self.role_bb(Role::Rook) | self.role_bb(Role::Queen);
+        let heavy = self.pawn_like()
+            | self.role_bb(Role::Rook)
+            | self.role_bb(Role::Queen)
+            | self.role_bb(Role::Cannon)
+            | self.role_bb(Role::Cannonrider);
         if heavy.any() {
             return false;
         }
@@ -100,12 +111,15 @@ impl<W: BitWord> ChessPosition<W> {
     }
 }
 
-impl<W: ChessWord> Game for ChessPosition<W> {
+impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     fn new_game(variant: &str) -> Result<Self, GameError> {
-        match W::chess_variant(variant) {
-            Some((tables, name, fen)) => ChessPosition::from_fen(tables, name, fen),
-            None => err(format!("'{variant}' is not a chess variant of this build")),
-        }
+        let Some((name, fen, board)) = R::variant(variant) else {
+            return err(format!("'{variant}' is not a variant of these chess rules"));
+        };
+        let Some(tables) = W::chess_tables(board) else {
+            return err(format!("'{variant}' does not fit this bitboard word"));
+        };
+        ChessPosition::from_fen(tables, name, fen)
     }
 
     fn variant(&self) -> &'static str {
@@ -155,7 +169,7 @@ impl<W: ChessWord> Game for ChessPosition<W> {
     fn null_move_ok(&self) -> bool {
         // Zugzwang is common when only king and pawns are left.
         let us = self.ours(self.side);
-        let pieces = us & !(self.role_bb(Role::Pawn) | self.role_bb(Role::King));
+        let pieces = us & !(self.pawn_like() | self.role_bb(Role::King));
         pieces.any() && !self.in_check()
     }
 
@@ -207,6 +221,10 @@ impl<W: ChessWord> Game for ChessPosition<W> {
         self.move_string(m, notation)
     }
 
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.san(m)
+    }
+
     fn evaluate(&self) -> i32 {
         let v = self.evaluate_white();
         if self.side == Color::White {
@@ -219,7 +237,7 @@ impl<W: ChessWord> Game for ChessPosition<W> {
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
-                role_value(Role::from_index(m.piece() as usize))
+                role_value(Role::from_index((m.piece() & !FROM_SCORPION) as usize))
             } else {
                 0
             }

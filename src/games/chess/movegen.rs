@@ -1,13 +1,20 @@
-//! Legal move generation for the chess family: check evasion by target masks, pins by
-//! rays from the king, king moves tested with the king lifted off the board, and the two rare
-//! cases (en passant, castling) tested directly.
+//! Legal move generation for the chess family.
+//!
+//! Orthodox pieces only (`ChessRules::TEST_LEGALITY` false): check evasion by target masks,
+//! pins by rays from the king, king moves tested with the king lifted off the board, and the
+//! two rare cases (en passant, castling) tested directly.
+//!
+//! With hoppers or nightriders on the board a pin can run through a screen or along a knight
+//! line, so those variants generate pseudo-legal moves with the same shared code and keep the
+//! ones after which no enemy piece attacks the king (`leaves_king_safe`, which needs no make).
 
 use super::piece::{Piece, Role};
-use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
-use crate::board::{BitWord, Bitboard, Color, Square};
+use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, FROM_SCORPION, WHITE_HIGH, WHITE_LOW};
+use super::rules::ChessRules;
+use crate::board::{BitWord, Bitboard, Color, Offset, RayDir, Square};
 use crate::games::{Move, MoveKind, MoveList};
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Our pieces pinned to our king by an enemy slider.
     #[inline]
     pub(crate) fn pinned(&self, ksq: Square) -> Bitboard<W> {
@@ -30,6 +37,9 @@ impl<W: BitWord> ChessPosition<W> {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&self, out: &mut MoveList) {
+        if R::TEST_LEGALITY {
+            return self.generate_tested(out);
+        }
         let t = self.t;
         let us = self.side;
         let occ = self.occupied();
@@ -54,6 +64,114 @@ impl<W: BitWord> ChessPosition<W> {
             !own & t.geo.valid()
         };
         let pinned = self.pinned(ksq);
+        self.generate_piece_moves(out, target, pinned, ksq);
+        self.generate_pawn_moves(out, target, pinned, ksq);
+
+        if checkers.is_empty() && self.castling != 0 {
+            self.generate_castling(out, ksq);
+        }
+    }
+
+    /// Legal moves by testing: pseudo-legal candidates from the shared generators, kept when
+    /// the king is safe afterwards. Castling and en passant test themselves as they are made.
+    fn generate_tested(&self, out: &mut MoveList) {
+        let t = self.t;
+        let us = self.side;
+        let own = self.ours(us);
+        let ksq = self.king_square(us);
+        let target = !own & t.geo.valid();
+        let mut pseudo = MoveList::new();
+        for to in t.king.get(ksq) & target {
+            pseudo.push(Move::normal(ksq, to));
+        }
+        self.generate_piece_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
+        self.generate_pawn_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
+        self.generate_variant_moves(&mut pseudo);
+        // Out of check, only a move that changes a square on a line through the king (rook,
+        // bishop or, with nightriders, knight lines on the empty board) can expose it: leaper
+        // attacks do not depend on the board, and a captured piece off those lines attacked
+        // nothing that matters. Every other move is legal without a test.
+        let in_check = self.is_attacked(ksq, self.occupied(), !us);
+        let hot = if in_check {
+            t.geo.valid()
+        } else {
+            let lines = t.rook_line(ksq) | t.bishop_line(ksq);
+            if R::CANNONRIDERS {
+                lines | t.rays.nightrider_attacks(ksq, Bitboard::EMPTY)
+            } else {
+                lines
+            }
+        };
+        for &m in &pseudo {
+            // Squares the move changes besides `from` and `to`: a drop's relocated pawn.
+            let extra = match m.kind() {
+                MoveKind::EnPassant => {
+                    // Tested as it was generated.
+                    out.push(m);
+                    continue;
+                }
+                MoveKind::Drop => self.drop_pawn_square(m.to()),
+                _ => m.from(),
+            };
+            let quiet = m.from() != ksq
+                && !hot.contains(m.from())
+                && !hot.contains(m.to())
+                && !hot.contains(extra);
+            if quiet || self.leaves_king_safe(m, ksq) {
+                out.push(m);
+            }
+        }
+        if self.castling != 0 && !in_check {
+            self.generate_castling(out, ksq);
+        }
+    }
+
+    /// Whether the side to move's king (on `ksq`) is not attacked after the pseudo-legal move
+    /// `m` (a normal move, promotion or drop): the board after the move is described by its
+    /// occupancy and the enemy pieces still on it, so nothing is made or unmade.
+    pub(crate) fn leaves_king_safe(&self, m: Move, ksq: Square) -> bool {
+        let us = self.side;
+        let from = Bitboard::from_square(m.from());
+        let to = Bitboard::from_square(m.to());
+        let occ = self.occupied();
+        let them = self.ours(!us);
+        match m.kind() {
+            MoveKind::Drop => {
+                // The cannon appears where the pawn stood; the pawn lands two squares ahead.
+                let occ = occ | Bitboard::from_square(self.drop_pawn_square(m.to()));
+                !self.attackers_among(ksq, occ, them, !us).any()
+            }
+            _ => {
+                let occ = (occ & !from) | to;
+                let king = if m.from() == ksq { m.to() } else { ksq };
+                !self.attackers_among(king, occ, them & !to, !us).any()
+            }
+        }
+    }
+
+    /// Where the pawn goes when a cannon is dropped on its square `sq`: two squares ahead.
+    #[inline]
+    pub(crate) fn drop_pawn_square(&self, sq: Square) -> Square {
+        let two = 2 * self.t.geo.files();
+        Square::new(if self.side == Color::White {
+            sq.index() + two
+        } else {
+            sq.index() - two
+        } as u8)
+    }
+
+    /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept on their line.
+    #[inline(always)]
+    fn generate_piece_moves(
+        &self,
+        out: &mut MoveList,
+        target: Bitboard<W>,
+        pinned: Bitboard<W>,
+        ksq: Square,
+    ) {
+        let t = self.t;
+        let occ = self.occupied();
+        let own = self.ours(self.side);
         let allowed = |from: Square, to_set: Bitboard<W>| -> Bitboard<W> {
             if pinned.contains(from) {
                 to_set & t.rays.line(ksq, from)
@@ -61,8 +179,7 @@ impl<W: BitWord> ChessPosition<W> {
                 to_set
             }
         };
-
-        for from in self.pieces(us, Role::Knight) & !pinned {
+        for from in self.pieces(self.side, Role::Knight) & !pinned {
             for to in t.knight.get(from) & target {
                 out.push(Move::normal(from, to));
             }
@@ -79,11 +196,106 @@ impl<W: BitWord> ChessPosition<W> {
                 out.push(Move::normal(from, to));
             }
         }
+    }
 
-        self.generate_pawn_moves(out, target, pinned, ksq);
+    /// Pseudo-legal moves of the variant pieces (Cannonriders, Scorpion leaps, Swedish cannons
+    /// and their drops). Only reached when `R::TEST_LEGALITY`.
+    fn generate_variant_moves(&self, out: &mut MoveList) {
+        let t = self.t;
+        let geo = &t.geo;
+        let us = self.side;
+        let occ = self.occupied();
+        let own = self.ours(us);
+        let enemies = self.ours(!us);
+        let empty = !occ & geo.valid();
+        if R::CANNONRIDERS {
+            for from in self.pieces(us, Role::Cannonrider) {
+                // The square it starts from decides what it is.
+                let to_set = if t.dark.contains(from) {
+                    (t.rays.rook_attacks(from, occ) & empty)
+                        | (t.rays.hopper_targets(&RayDir::ORTHOGONAL, from, occ) & enemies)
+                } else {
+                    t.rays.nightrider_attacks(from, occ) & !own
+                };
+                for to in to_set {
+                    out.push(Move::normal(from, to));
+                }
+            }
+        }
+        if R::SWEDISH_CANNONS {
+            self.generate_swedish_cannon_moves(out);
+        }
+        if R::SCORPIONS {
+            let scorpions = self.pieces(us, Role::Scorpion);
+            let dr = us.sign() as i8;
+            for df in [2i8, -2] {
+                for to in geo.shift(scorpions, Offset::new(df, dr)) & empty {
+                    let from = geo.step(to, Offset::new(-df, -dr)).unwrap();
+                    if geo.rank_of(to) == self.last_rank() {
+                        push_promotions::<R>(out, from, to, FROM_SCORPION);
+                    } else {
+                        out.push(Move::normal(from, to));
+                    }
+                }
+            }
+        }
+    }
 
-        if checkers.is_empty() && self.castling != 0 {
-            self.generate_castling(out, ksq);
+    /// Swedish cannons on the board, and drops from the reserve. Only reached when
+    /// `R::SWEDISH_CANNONS`.
+    fn generate_swedish_cannon_moves(&self, out: &mut MoveList) {
+        let t = self.t;
+        let geo = &t.geo;
+        let us = self.side;
+        let occ = self.occupied();
+        let own = self.ours(us);
+        let empty = !occ & geo.valid();
+        for from in self.pieces(us, Role::Cannon) {
+            // Jumps: past one screen, to the empty squares beyond it or onto the first piece
+            // there if it is an enemy. Only a cannon with no jump at all (judged on the board,
+            // legality aside) may slide like a rook, without capturing.
+            let mut jumps = Bitboard::EMPTY;
+            for d in RayDir::ORTHOGONAL {
+                jumps |= t.rays.hop_line(d, from, occ);
+            }
+            jumps &= !own;
+            let to_set = if jumps.any() {
+                jumps
+            } else {
+                t.rays.rook_attacks(from, occ) & empty
+            };
+            for to in to_set {
+                out.push(Move::normal(from, to));
+            }
+        }
+        if self.reserve[us.index()] > 0 {
+            // A cannon enters on a second-rank pawn, which moves two squares ahead; both squares
+            // in front of the pawn must be empty.
+            let fwd = t.forward(us);
+            let second = geo.rank_mask(if us == Color::White {
+                1
+            } else {
+                geo.ranks() - 2
+            });
+            for sq in self.pieces(us, Role::Pawn) & second {
+                let one = geo.step(sq, fwd);
+                let two = one.and_then(|s| geo.step(s, fwd));
+                if let (Some(one), Some(two)) = (one, two) {
+                    if empty.contains(one) && empty.contains(two) {
+                        out.push(Move::new(sq, sq, MoveKind::Drop, Role::Cannon as u8));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rank on which the side to move promotes.
+    #[inline(always)]
+    fn last_rank(&self) -> usize {
+        if self.side == Color::White {
+            self.t.geo.ranks() - 1
+        } else {
+            0
         }
     }
 
@@ -100,7 +312,15 @@ impl<W: BitWord> ChessPosition<W> {
         let occ = self.occupied();
         let empty = !occ & geo.valid();
         let enemies = self.ours(!us);
-        let pawns = self.pieces(us, Role::Pawn);
+        let pawns = self.pawn_like() & self.ours(us);
+        // Promotions of a Scorpion carry a flag so that unmake puts a Scorpion back.
+        let flag = |from: Square| -> u8 {
+            if R::SCORPIONS && self.board[from.index()] == Piece::new(us, Role::Scorpion).code() {
+                FROM_SCORPION
+            } else {
+                0
+            }
+        };
         let fwd = t.forward(us);
         let files = geo.files();
         let last_rank = geo.rank_mask(if us == Color::White {
@@ -132,7 +352,7 @@ impl<W: BitWord> ChessPosition<W> {
                 continue;
             }
             if last_rank.contains(to) {
-                push_promotions(out, from, to);
+                push_promotions::<R>(out, from, to, flag(from));
             } else {
                 out.push(Move::normal(from, to));
             }
@@ -149,7 +369,7 @@ impl<W: BitWord> ChessPosition<W> {
                     continue;
                 }
                 if last_rank.contains(to) {
-                    push_promotions(out, from, to);
+                    push_promotions::<R>(out, from, to, flag(from));
                 } else {
                     out.push(Move::normal(from, to));
                 }
@@ -199,10 +419,21 @@ impl<W: BitWord> ChessPosition<W> {
             if (span & self.occupied() & !movers).any() {
                 continue;
             }
-            // The king may not pass through or land on an attacked square.
-            let path = t.rays.between(ksq, k_to) | Bitboard::from_square(k_to);
+            // The king may not pass through an attacked square (tested with the king lifted
+            // and the rook at home) nor land on one (tested on the board after castling, where
+            // the moved rook may open or close a line, or be a cannon's screen).
             let occ = self.occupied() ^ Bitboard::from_square(ksq);
-            if path.into_iter().any(|s| self.is_attacked(s, occ, !us)) {
+            if t.rays
+                .between(ksq, k_to)
+                .into_iter()
+                .any(|s| self.is_attacked(s, occ, !us))
+            {
+                continue;
+            }
+            let occ_after = (occ & !Bitboard::from_square(rook))
+                | Bitboard::from_square(k_to)
+                | Bitboard::from_square(r_to);
+            if self.is_attacked(k_to, occ_after, !us) {
                 continue;
             }
             out.push(Move::new(ksq, k_to, MoveKind::Castle, 0));
@@ -220,16 +451,19 @@ impl<W: BitWord> ChessPosition<W> {
     /// The piece a move captures, if any.
     pub fn captured_piece(&self, m: Move) -> Option<Piece> {
         match m.kind() {
-            MoveKind::EnPassant => Some(Piece::new(!self.side, Role::Pawn)),
-            MoveKind::Castle => None,
+            MoveKind::EnPassant => {
+                let back = self.t.forward(!self.side);
+                self.t.geo.step(m.to(), back).and_then(|s| self.piece_at(s))
+            }
+            MoveKind::Castle | MoveKind::Drop => None,
             _ => self.piece_at(m.to()),
         }
     }
 }
 
 #[inline]
-fn push_promotions(out: &mut MoveList, from: Square, to: Square) {
-    for r in Role::PROMOTIONS {
-        out.push(Move::new(from, to, MoveKind::Promotion, r as u8));
+fn push_promotions<R: ChessRules>(out: &mut MoveList, from: Square, to: Square, flag: u8) {
+    for &r in R::PROMOTIONS {
+        out.push(Move::new(from, to, MoveKind::Promotion, r as u8 | flag));
     }
 }

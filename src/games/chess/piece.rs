@@ -2,7 +2,8 @@
 
 use crate::board::Color;
 
-/// What a piece is, regardless of colour.
+/// What a piece is, regardless of colour. The orthodox six come first; the variant pieces after
+/// them exist only in the variants whose rules list them (see `ChessRules::ROLES`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Role {
@@ -12,11 +13,29 @@ pub enum Role {
     Rook = 3,
     Queen = 4,
     King = 5,
+    /// Swedish cannon: Janggi-style jumps, a rook slide only when it has no jump.
+    Cannon = 6,
+    /// Gustavian Cannonrider: Xiangqi cannon on dark squares, nightrider on light squares.
+    Cannonrider = 7,
+    /// A pawn that may also leap (+-2, +1) without capturing.
+    Scorpion = 8,
 }
 
 impl Role {
-    pub const COUNT: usize = 6;
-    pub const ALL: [Role; 6] = [
+    pub const COUNT: usize = 9;
+    pub const ALL: [Role; 9] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+        Role::Cannon,
+        Role::Cannonrider,
+        Role::Scorpion,
+    ];
+    /// The orthodox pieces.
+    pub const ORTHODOX: [Role; 6] = [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
@@ -24,7 +43,7 @@ impl Role {
         Role::Queen,
         Role::King,
     ];
-    /// The pieces a pawn may promote to, strongest first.
+    /// The pieces an orthodox pawn may promote to, strongest first.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
     #[inline(always)]
@@ -37,7 +56,8 @@ impl Role {
         Role::ALL[i]
     }
 
-    /// Upper-case letter used in FENs.
+    /// Upper-case letter used in FENs and move strings. The two cannons share `C`: no variant
+    /// has both, and each variant reads letters through its own role list.
     pub const fn letter(self) -> char {
         match self {
             Role::Pawn => 'P',
@@ -46,28 +66,37 @@ impl Role {
             Role::Rook => 'R',
             Role::Queen => 'Q',
             Role::King => 'K',
+            Role::Cannon | Role::Cannonrider => 'C',
+            Role::Scorpion => 'S',
         }
     }
 
-    pub fn from_letter(c: char) -> Option<Role> {
-        Role::ALL
-            .into_iter()
+    /// The role with this letter among `roles` (a variant's own pieces).
+    pub fn from_letter_in(c: char, roles: &[Role]) -> Option<Role> {
+        roles
+            .iter()
+            .copied()
             .find(|r| r.letter() == c.to_ascii_uppercase())
+    }
+
+    /// The orthodox role with this letter.
+    pub fn from_letter(c: char) -> Option<Role> {
+        Role::from_letter_in(c, &Role::ORTHODOX)
     }
 }
 
-/// A coloured piece, packed as `colour * 8 + role` so that it indexes small tables.
+/// A coloured piece, packed as `colour * 16 + role` so that it indexes small tables.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Piece(u8);
 
 impl Piece {
     #[inline(always)]
     pub const fn new(color: Color, role: Role) -> Self {
-        Piece((color as u8) << 3 | role as u8)
+        Piece((color as u8) << 4 | role as u8)
     }
     #[inline(always)]
     pub fn color(self) -> Color {
-        if self.0 >> 3 == 0 {
+        if self.0 >> 4 == 0 {
             Color::White
         } else {
             Color::Black
@@ -75,7 +104,7 @@ impl Piece {
     }
     #[inline(always)]
     pub fn role(self) -> Role {
-        Role::from_index((self.0 & 7) as usize)
+        Role::from_index((self.0 & 15) as usize)
     }
     #[inline(always)]
     pub const fn code(self) -> u8 {
@@ -95,13 +124,19 @@ impl Piece {
         }
     }
 
-    pub fn from_letter(c: char) -> Option<Piece> {
-        let role = Role::from_letter(c)?;
+    /// The piece with this FEN letter among `roles`; the case gives the colour.
+    pub fn from_letter_in(c: char, roles: &[Role]) -> Option<Piece> {
+        let role = Role::from_letter_in(c, roles)?;
         let color = if c.is_ascii_uppercase() {
             Color::White
         } else {
             Color::Black
         };
         Some(Piece::new(color, role))
+    }
+
+    /// The orthodox piece with this FEN letter.
+    pub fn from_letter(c: char) -> Option<Piece> {
+        Piece::from_letter_in(c, &Role::ORTHODOX)
     }
 }

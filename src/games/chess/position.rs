@@ -1,9 +1,11 @@
 //! The chess-family position: board, bitboards, rights, key and history; make and unmake.
 
 use super::piece::{Piece, Role};
+use super::rules::{ChessRules, Orthodox};
 use super::tables::ChessTables;
-use crate::board::{BitWord, Bitboard, Color, Square};
+use crate::board::{BitWord, Bitboard, Color, RayDir, Square};
 use crate::games::{Move, MoveKind};
+use std::marker::PhantomData;
 
 /// Board array entry for an empty square.
 pub(crate) const EMPTY: u8 = 0xff;
@@ -13,6 +15,10 @@ pub(crate) const WHITE_HIGH: u8 = 1;
 pub(crate) const WHITE_LOW: u8 = 2;
 pub(crate) const BLACK_HIGH: u8 = 4;
 pub(crate) const BLACK_LOW: u8 = 8;
+
+/// Set in a promotion move's piece byte when the promoting piece is a Scorpion, so that unmake
+/// knows what to put back.
+pub(crate) const FROM_SCORPION: u8 = 0x10;
 
 /// What `unmake_move` needs to restore.
 #[derive(Copy, Clone, Debug)]
@@ -25,9 +31,10 @@ pub(crate) struct Undo {
     pub key: u64,
 }
 
-/// A chess-family position on any geometry, generic over the bitboard word.
+/// A chess-family position on any geometry, generic over the bitboard word and the variant's
+/// rules (orthodox chess by default).
 #[derive(Clone)]
-pub struct ChessPosition<W: BitWord> {
+pub struct ChessPosition<W: BitWord, R: ChessRules = Orthodox> {
     pub(crate) t: &'static ChessTables<W>,
     pub(crate) variant: &'static str,
     pub(crate) board: [u8; 128],
@@ -44,9 +51,12 @@ pub struct ChessPosition<W: BitWord> {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) history: Vec<Undo>,
+    /// Pieces in reserve per colour (Swedish cannons); always zero in other variants.
+    pub(crate) reserve: [u8; 2],
+    pub(crate) rules: PhantomData<R>,
 }
 
-impl<W: BitWord> ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// An empty board with no rights, white to move.
     pub(crate) fn empty(t: &'static ChessTables<W>, variant: &'static str) -> Self {
         ChessPosition {
@@ -64,6 +74,8 @@ impl<W: BitWord> ChessPosition<W> {
             fullmove: 1,
             key: 0,
             history: Vec::with_capacity(256),
+            reserve: [0; 2],
+            rules: PhantomData,
         }
     }
 
@@ -125,19 +137,69 @@ impl<W: BitWord> ChessPosition<W> {
         p
     }
 
+    /// Pieces of colour `c` in reserve.
+    pub fn reserve(&self, c: Color) -> u8 {
+        self.reserve[c.index()]
+    }
+
+    /// Sets a reserve count, keeping the key in step.
+    pub(crate) fn set_reserve(&mut self, c: Color, n: u8) {
+        let keys = &self.t.keys.reserve[c.index()];
+        self.key ^= keys[self.reserve[c.index()] as usize] ^ keys[n as usize];
+        self.reserve[c.index()] = n;
+    }
+
     /// All pieces of `by` that attack `sq`, with the board occupied as `occ`.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard<W>, by: Color) -> Bitboard<W> {
+        self.attackers_among(sq, occ, self.by_color[by.index()], by)
+    }
+
+    /// The pieces of `them` (pieces of colour `by`) that attack `sq` with the board occupied as
+    /// `occ`. Taking the attacker set apart from the board lets a legality test remove a
+    /// captured piece without making the move.
+    #[inline(always)]
+    pub(crate) fn attackers_among(
+        &self,
+        sq: Square,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
+        by: Color,
+    ) -> Bitboard<W> {
         let t = self.t;
-        let them = self.by_color[by.index()];
         let rq = self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()];
         let bq = self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()];
-        ((t.knight.get(sq) & self.by_role[Role::Knight.index()])
+        let mut att = (t.knight.get(sq) & self.by_role[Role::Knight.index()])
             | (t.king.get(sq) & self.by_role[Role::King.index()])
-            | (t.pawn_attacks[(!by).index()].get(sq) & self.by_role[Role::Pawn.index()])
+            | (t.pawn_attacks[(!by).index()].get(sq) & self.pawn_like())
             | (t.rays.rook_attacks(sq, occ) & rq)
-            | (t.rays.bishop_attacks(sq, occ) & bq))
-            & them
+            | (t.rays.bishop_attacks(sq, occ) & bq);
+        // Hoppers and nightriders attack symmetrically: the screen seen from `sq` is the screen
+        // seen from the cannon, and a nightrider line read backwards is a nightrider line.
+        if R::CANNONRIDERS {
+            let riders = self.by_role[Role::Cannonrider.index()] & them;
+            if riders.any() {
+                att |= t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ) & riders & t.dark;
+                att |= t.rays.nightrider_attacks(sq, occ) & riders & !t.dark;
+            }
+        }
+        if R::SWEDISH_CANNONS {
+            let cannons = self.by_role[Role::Cannon.index()] & them;
+            if cannons.any() {
+                att |= t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ) & cannons;
+            }
+        }
+        att & them
+    }
+
+    /// Pawns and the pieces that move and capture like them (Scorpions), of both colours.
+    #[inline(always)]
+    pub(crate) fn pawn_like(&self) -> Bitboard<W> {
+        if R::SCORPIONS {
+            self.by_role[Role::Pawn.index()] | self.by_role[Role::Scorpion.index()]
+        } else {
+            self.by_role[Role::Pawn.index()]
+        }
     }
 
     #[inline(always)]
@@ -174,7 +236,7 @@ impl<W: BitWord> ChessPosition<W> {
     /// so that positions differing only in a useless ep square have the same key (as repetition
     /// rules require).
     pub(crate) fn ep_capturable(&self, ep: Square, by: Color) -> bool {
-        (self.t.pawn_attacks[(!by).index()].get(ep) & self.pieces(by, Role::Pawn)).any()
+        (self.t.pawn_attacks[(!by).index()].get(ep) & self.pawn_like() & self.ours(by)).any()
     }
 
     pub fn make(&mut self, m: Move) {
@@ -213,13 +275,28 @@ impl<W: BitWord> ChessPosition<W> {
                 self.put(p, to);
                 self.halfmove = 0;
             }
+            MoveKind::Drop => {
+                // A cannon from the reserve replaces a pawn, which moves two squares ahead and
+                // can be taken en passant on the square it passed.
+                let pawn_to = self.drop_pawn_square(to);
+                let passed = Square::new(((to.index() + pawn_to.index()) / 2) as u8);
+                let pawn = self.remove(to);
+                self.put(pawn, pawn_to);
+                self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
+                self.set_reserve(us, self.reserve[us.index()] - 1);
+                self.halfmove = 0;
+                if self.ep_capturable(passed, !us) {
+                    self.ep = Some(passed);
+                    self.key ^= t.keys.en_passant[t.geo.file_of(passed)];
+                }
+            }
             _ => {
                 if self.board[to.index()] != EMPTY {
                     undo.captured = self.remove(to).code();
                     self.halfmove = 0;
                 }
                 let p = self.remove(from);
-                if p.role() == Role::Pawn {
+                if p.role() == Role::Pawn || (R::SCORPIONS && p.role() == Role::Scorpion) {
                     self.halfmove = 0;
                     let dist = to.index().abs_diff(from.index());
                     if dist == 2 * t.geo.files() {
@@ -231,7 +308,8 @@ impl<W: BitWord> ChessPosition<W> {
                     }
                 }
                 if m.kind() == MoveKind::Promotion {
-                    self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
+                    let role = Role::from_index((m.piece() & !FROM_SCORPION) as usize);
+                    self.put(Piece::new(us, role), to);
                 } else {
                     self.put(p, to);
                 }
@@ -278,10 +356,21 @@ impl<W: BitWord> ChessPosition<W> {
                 } as u8);
                 self.put(Piece::from_code(undo.captured), cap);
             }
+            MoveKind::Drop => {
+                let pawn_to = self.drop_pawn_square(to);
+                self.remove(to);
+                let pawn = self.remove(pawn_to);
+                self.put(pawn, to);
+                self.reserve[us.index()] += 1;
+            }
             _ => {
                 let p = self.remove(to);
                 let p = if m.kind() == MoveKind::Promotion {
-                    Piece::new(us, Role::Pawn)
+                    if R::SCORPIONS && m.piece() & FROM_SCORPION != 0 {
+                        Piece::new(us, Role::Scorpion)
+                    } else {
+                        Piece::new(us, Role::Pawn)
+                    }
                 } else {
                     p
                 };
@@ -338,6 +427,9 @@ impl<W: BitWord> ChessPosition<W> {
         if self.side == Color::Black {
             k ^= t.keys.side;
         }
+        for c in Color::BOTH {
+            k ^= t.keys.reserve[c.index()][self.reserve[c.index()] as usize];
+        }
         k
     }
 
@@ -353,7 +445,7 @@ impl<W: BitWord> ChessPosition<W> {
     }
 }
 
-impl<W: BitWord> std::fmt::Debug for ChessPosition<W> {
+impl<W: BitWord, R: ChessRules> std::fmt::Debug for ChessPosition<W, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "ChessPosition({})", self.fen())
     }

@@ -13,7 +13,13 @@ pub struct ChessKeys {
     pub castling: [u64; 16],
     pub en_passant: [u64; 16],
     pub side: u64,
+    /// Pieces in reserve, per colour and count (a count of zero has key 0, so games without a
+    /// reserve hash exactly as if it did not exist).
+    pub reserve: [[u64; MAX_RESERVE + 1]; 2],
 }
+
+/// The most pieces a side can hold in reserve.
+pub const MAX_RESERVE: usize = 8;
 
 impl ChessKeys {
     fn new() -> Self {
@@ -29,11 +35,19 @@ impl ChessKeys {
         }
         let mut en_passant = [0; 16];
         en_passant.copy_from_slice(&rng.keys(16));
+        let side = rng.next_u64();
+        let mut reserve = [[0; MAX_RESERVE + 1]; 2];
+        for keys in reserve.iter_mut() {
+            for key in keys.iter_mut().skip(1) {
+                *key = rng.next_u64();
+            }
+        }
         ChessKeys {
             pieces,
             castling,
             en_passant,
-            side: rng.next_u64(),
+            side,
+            reserve,
         }
     }
 
@@ -53,6 +67,8 @@ pub struct ChessTables<W: BitWord> {
     /// Squares a pawn of each colour attacks from a square.
     pub pawn_attacks: [LeaperTable<W>; 2],
     pub keys: ChessKeys,
+    /// Dark squares: file + rank odd, counting from 0 at a1 (decides a Cannonrider's powers).
+    pub dark: Bitboard<W>,
     /// Empty-board rook and bishop lines from every square, for finding pinners.
     rook_lines: Vec<Bitboard<W>>,
     bishop_lines: Vec<Bitboard<W>>,
@@ -69,7 +85,13 @@ impl<W: BitWord> ChessTables<W> {
             rook_lines[sq.index()] = rays.rook_attacks(sq, Bitboard::EMPTY);
             bishop_lines[sq.index()] = rays.bishop_attacks(sq, Bitboard::EMPTY);
         }
+        let dark = geo
+            .valid()
+            .into_iter()
+            .filter(|&s| (geo.file_of(s) + geo.rank_of(s)) % 2 == 1)
+            .collect();
         ChessTables {
+            dark,
             knight: LeaperTable::new(&geo, &KNIGHT_LEAPS),
             king: LeaperTable::new(&geo, &KING_STEPS),
             pawn_attacks: [

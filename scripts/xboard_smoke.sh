@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Plays one game of every variant in the real XBoard (4.9, under Xvfb), Cannonade against
+# itself, and checks from the saved PGN that each game reached a proper end (a result other
+# than "*", with moves XBoard accepted), and from XBoard's debug log that neither engine
+# refused a move of the other. Takes a screenshot of each final board.
+#
+# Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
+#   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
+#   SCREENSHOT_DIR defaults to a temporary directory (docs/screenshots/ keeps the committed ones).
+# Installs xboard, xvfb and imagemagick with apt-get when they are missing (CI runs as root).
+set -euo pipefail
+SELF="$(realpath "$0")"
+cd "$(dirname "$0")/.."
+
+# One game, run inside Xvfb: a two-game match (whose pause after the first game gives time to
+# read the saved game), a screenshot during the game; wait for the saved game, then
+# close XBoard.
+play_one() {
+    local variant="$1" xbname="$2" legality="$3" dir="$4" shot="$5" XBOARD="$6" ENGINE="$7"
+    cd "$dir"
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" \
+        -variant "$xbname" -testLegality "$legality" -matchGames 2 -matchPause 20000 \
+        -tc 5 -inc 0 -depth 3 -adjudicateDrawMoves 250 \
+        -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
+        -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$!
+    local waited=0 shot_taken=0
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2|\*)"\]' "$dir/game.pgn" 2>/dev/null; do
+        # The screenshot shows the game in progress, after twenty moves by each side.
+        local played
+        played=$(grep -cE '<(first|second) *: *move ' "$dir/xboard.debug" 2>/dev/null) || true
+        if ((!shot_taken && ${played:-0} >= 40)); then
+            import -window root -trim +repage "$shot" 2>/dev/null || echo "  $variant: screenshot failed"
+            shot_taken=1
+        fi
+        sleep 0.25
+        waited=$((waited + 1))
+        if ((waited > 480)) || ! kill -0 "$pid" 2>/dev/null; then
+            echo "  $variant: no saved game after $((waited / 4)) s"
+            break
+        fi
+    done
+    if ((!shot_taken)); then
+        import -window root -trim +repage "$shot" 2>/dev/null || echo "  $variant: screenshot failed"
+    fi
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+if [[ "${1:-}" == --play-one ]]; then
+    shift
+    play_one "$@"
+    exit 0
+fi
+
+ENGINE="${1:-}"
+if [[ -z "$ENGINE" ]]; then
+    target="${CARGO_TARGET_DIR:-target}"
+    ENGINE="$target/release/cannonade"
+    [[ -x "$ENGINE" ]] || cargo build --release --quiet
+fi
+ENGINE="$(realpath "$ENGINE")"
+
+XBOARD=/usr/games/xboard
+if [[ ! -x "$XBOARD" ]] || ! command -v xvfb-run >/dev/null || ! command -v import >/dev/null; then
+    echo "== installing xboard, xvfb, imagemagick"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq xboard xvfb xauth imagemagick >/dev/null
+fi
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+SHOTS="${2:-$WORK/screenshots}"
+mkdir -p "$SHOTS"
+SHOTS="$(realpath "$SHOTS")"
+
+# The variants as XBoard names them, and whether XBoard can test legality itself (only for the
+# games it knows; for the others the engine is the arbiter: see docs/xboard.md).
+# Lines of `cannonade variants`: "NAME (WxH, XBoard: XBNAME)".
+mapfile -t VARIANTS < <("$ENGINE" variants | sed -n 's/^\([a-z0-9]*\) .*XBoard: \([a-z0-9]*\)).*/\1 \2/p')
+[[ ${#VARIANTS[@]} -gt 0 ]] || { echo "no variants from '$ENGINE variants'"; exit 1; }
+
+
+fail=0
+for entry in "${VARIANTS[@]}"; do
+    read -r variant xbname <<<"$entry"
+    legality=false
+    [[ "$xbname" == normal ]] && legality=true
+    dir="$WORK/$variant"
+    mkdir -p "$dir"
+    start=$SECONDS
+    xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --play-one "$variant" "$xbname" "$legality" "$dir" "$SHOTS/$variant.png" \
+        "$XBOARD" "$ENGINE" || true
+    pgn="$dir/game.pgn"
+    result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$pgn" 2>/dev/null | head -1 || true)
+    # Moves in the PGN body (each "N." move number starts a white move).
+    # Moves in the PGN body: move numbers outside {comments}.
+    moves=$({ sed '/^\[/d' "$pgn" | tr '\n' ' ' | sed 's/{[^}]*}//g' |
+        grep -oE '(^| )[0-9]+\.' || true; } 2>/dev/null | wc -l)
+    ending=$(grep -oE '\{[^}]*\} *(1-0|0-1|1/2-1/2)' "$pgn" 2>/dev/null | tail -1 || true)
+    refused=$(grep -cE '<(first|second) *: *(Illegal move|Error)' "$dir/xboard.debug" 2>/dev/null || true)
+    echo "$variant: result '${result:-none}' after $moves moves ($((SECONDS - start)) s): $ending"
+    if [[ -z "$result" || "$result" == "*" ]]; then
+        echo "  FAIL: $variant did not reach a proper end"
+        fail=1
+    fi
+    if ((moves < 2)); then
+        echo "  FAIL: $variant: too few moves in the PGN"
+        fail=1
+    fi
+    if [[ "${refused:-0}" != 0 ]]; then
+        echo "  FAIL: $variant: an engine refused a move or command:"
+        grep -E '<(first|second) *: *(Illegal move|Error)' "$dir/xboard.debug" | head -5
+        fail=1
+    fi
+done
+echo "screenshots in $SHOTS"
+exit $fail

@@ -1,0 +1,236 @@
+//! What the engine tells XBoard about the games: the `setup` and `piece` lines that make it
+//! draw a game it does not know, and the `highlight` boards that show legal destinations.
+//! Everything game-specific comes from the registry.
+
+use crate::games::registry::{VariantInfo, XBoardSetup, XBoardSlot};
+
+/// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
+/// the king slot last; black is the same in lower case.
+pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
+    if desc.slots.is_empty() {
+        return None;
+    }
+    let max = desc
+        .slots
+        .iter()
+        .filter(|(_, s)| *s != XBoardSlot::King)
+        .map(|(_, s)| *s as usize)
+        .max()
+        .unwrap_or(0);
+    // XBoard wants at least six letters a side (five slots and the king).
+    let mut white = vec!['.'; (max + 1).max(5)];
+    let mut king = '.';
+    for &(c, slot) in desc.slots {
+        match slot {
+            XBoardSlot::King => king = c,
+            s => white[s as usize] = c,
+        }
+    }
+    white.push(king);
+    let white: String = white.into_iter().collect();
+    let black = white.to_ascii_lowercase();
+    Some(format!("{white}{black}"))
+}
+
+/// The `setup` line: `setup (TABLE) WxH+S_PARENT FEN`.
+pub fn setup_line(info: &VariantInfo, desc: &XBoardSetup, fen: &str) -> String {
+    let table = piece_to_char(desc)
+        .map(|t| format!("({t}) "))
+        .unwrap_or_default();
+    format!(
+        "setup {table}{}x{}+{}_{} {fen}",
+        info.files, info.ranks, desc.holdings, desc.parent
+    )
+}
+
+/// The `piece` lines (`piece X& BETZA`: the same moves for both colours).
+pub fn piece_lines(desc: &XBoardSetup) -> Vec<String> {
+    desc.pieces
+        .iter()
+        .map(|(c, betza)| format!("piece {c}& {betza}"))
+        .collect()
+}
+
+/// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
+/// ranks, from 1 otherwise). Returns (file, rank index from 0) and the bytes used.
+pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<((usize, usize), usize)> {
+    let b = s.as_bytes();
+    let f = *b.first()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let r: usize = s[1..1 + digits].parse().ok()?;
+    let r = if ranks == 10 { r } else { r.checked_sub(1)? };
+    let file = (f - b'a') as usize;
+    (file < files && r < ranks).then_some(((file, r), 1 + digits))
+}
+
+/// The name of square (file, rank index from 0) as XBoard writes it.
+pub fn square_name((file, rank): (usize, usize), ranks: usize) -> String {
+    let shown = if ranks == 10 { rank } else { rank + 1 };
+    format!("{}{shown}", (b'a' + file as u8) as char)
+}
+
+/// A board square as (file, rank index from 0).
+pub type Coord = (usize, usize);
+
+/// The origin (None for a drop) and first destination of a move string.
+pub fn move_squares(mv: &str, files: usize, ranks: usize) -> Option<(Option<Coord>, Coord)> {
+    if let Some((_, to)) = mv.split_once('@') {
+        return parse_square(to, files, ranks).map(|(sq, _)| (None, sq));
+    }
+    let (from, n) = parse_square(mv, files, ranks)?;
+    let (to, _) = parse_square(&mv[n..], files, ranks)?;
+    Some((Some(from), to))
+}
+
+/// Which squares hold something, from the board part of a FEN: `occupied[rank][file]`.
+pub fn occupancy(fen: &str, files: usize, ranks: usize) -> Vec<Vec<bool>> {
+    let mut occ = vec![vec![false; files]; ranks];
+    let board = fen.split([' ', '[']).next().unwrap_or("");
+    for (i, row) in board.split('/').take(ranks).enumerate() {
+        let rank = ranks - 1 - i;
+        let mut file = 0;
+        let mut num = 0;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                num = num * 10 + d as usize;
+                continue;
+            }
+            file += num;
+            num = 0;
+            if c == '*' {
+                file += 1;
+            } else if c.is_ascii_alphabetic() {
+                if file < files {
+                    occ[rank][file] = true;
+                }
+                file += 1;
+            }
+        }
+    }
+    occ
+}
+
+/// The `highlight` board for the legal moves from `from` (all drops when `from` is None):
+/// yellow for moves to an empty square, red for captures.
+pub fn highlight(
+    moves: &[String],
+    from: Option<(usize, usize)>,
+    fen: &str,
+    files: usize,
+    ranks: usize,
+) -> String {
+    let occ = occupancy(fen, files, ranks);
+    let mut mark = vec![vec![None; files]; ranks];
+    for m in moves {
+        if let Some((origin, (f, r))) = move_squares(m, files, ranks) {
+            if origin == from {
+                mark[r][f] = Some(if occ[r][f] { 'R' } else { 'Y' });
+            }
+        }
+    }
+    let rows: Vec<String> = (0..ranks)
+        .rev()
+        .map(|r| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for m in &mark[r] {
+                match *m {
+                    Some(c) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    format!("highlight {}", rows.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry::find;
+
+    #[test]
+    fn tables_put_letters_on_their_slots() {
+        let cannon = find("cannon").unwrap().xboard_setup().unwrap();
+        // T on the rook slot (3), S on the man slot (10), K last.
+        assert_eq!(piece_to_char(&cannon).unwrap(), "...T......SK...t......sk");
+        let sw = find("swedishcannon").unwrap().xboard_setup().unwrap();
+        assert_eq!(
+            piece_to_char(&sw).unwrap(),
+            ".NBRQ......C......PK.nbrq......c......pk"
+        );
+        assert!(find("chess").unwrap().xboard_setup().is_none());
+    }
+
+    #[test]
+    fn setup_line_has_size_holdings_parent_and_fen() {
+        let info = find("cannonrider").unwrap();
+        let d = info.xboard_setup().unwrap();
+        let line = setup_line(info, &d, info.start_fen);
+        assert_eq!(
+            line,
+            format!(
+                "setup (PNBRQ......CKpnbrq......ck) 10x8+0_fairy {}",
+                info.start_fen
+            )
+        );
+    }
+
+    #[test]
+    fn squares_use_zero_based_ranks_only_on_ten_rank_boards() {
+        assert_eq!(parse_square("a0", 10, 10), Some(((0, 0), 2)));
+        assert_eq!(parse_square("j9", 10, 10), Some(((9, 9), 2)));
+        assert_eq!(parse_square("a0", 8, 8), None);
+        assert_eq!(parse_square("h8", 8, 8), Some(((7, 7), 2)));
+        assert_eq!(parse_square("i1", 8, 8), None);
+        assert_eq!(
+            move_squares("e6e8,e8e6", 10, 10),
+            Some((Some((4, 6)), (4, 8)))
+        );
+        assert_eq!(move_squares("T@b0", 10, 10), Some((None, (1, 0))));
+        assert_eq!(square_name((1, 0), 10), "b0");
+        assert_eq!(square_name((4, 3), 8), "e4");
+    }
+
+    #[test]
+    fn highlight_marks_quiet_moves_yellow_and_captures_red() {
+        let fen = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1";
+        let moves: Vec<String> = ["e1d2", "e1e2", "e1f2", "e1d1", "e1f1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            highlight(&moves, Some((4, 0)), fen, 8, 8),
+            "highlight 8/8/8/8/8/8/3RYY2/3Y1Y2"
+        );
+        assert_eq!(
+            highlight(&moves, Some((0, 0)), fen, 8, 8),
+            "highlight 8/8/8/8/8/8/8/8"
+        );
+    }
+
+    #[test]
+    fn occupancy_reads_holes_and_two_digit_runs() {
+        let occ = occupancy("n8n/*8*/*8*/*8*/*8*/*8*/*8*/N9 w - - 0 1", 10, 8);
+        assert!(occ[7][0] && occ[7][9] && occ[0][0]);
+        assert!(!occ[6][0] && !occ[0][9]);
+        let occ = occupancy("10/10/10/10/10/10/10/10/10/9S[Tt] w - - 0 1", 10, 10);
+        assert!(occ[0][9] && !occ[0][8]);
+    }
+}

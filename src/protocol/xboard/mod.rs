@@ -1,0 +1,939 @@
+//! The XBoard / CECP v2 adapter: reads XBoard commands, drives the [`Session`] facade, prints
+//! XBoard answers.
+//!
+//! Moves are written in [`Notation::XBoard`] (ranks from 0 on ten-rank boards, shots as two
+//! legs). The engine is the arbiter of the games XBoard cannot check: it refuses illegal moves
+//! with `Illegal move: X` and claims every game end itself. A search runs on its own thread;
+//! its move is printed and played by the command loop, so a command that arrives after the
+//! move always sees the position after it.
+
+pub mod clock;
+pub mod describe;
+
+use super::engine::Session;
+use super::Input;
+use crate::board::Color;
+use crate::games::registry::{self, VariantInfo, VARIANTS};
+use crate::games::{Notation, Outcome, RuleOption};
+use crate::search::{
+    Bound, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult,
+    TranspositionTable,
+};
+use clock::Clock;
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 65_536;
+const MAX_THREADS: usize = 256;
+/// How often the command loop looks for a finished search while one runs.
+const POLL: Duration = Duration::from_millis(2);
+const NOTATION: Notation = Notation::XBoard;
+
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
+/// What a running search is for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Purpose {
+    /// The engine's own move: printed and played when the search ends.
+    Think,
+    /// Searching on the opponent's time (filling the table); its result is dropped.
+    Ponder,
+    /// `analyze` mode: runs until stopped, result dropped.
+    Analyze,
+}
+
+struct Running {
+    purpose: Purpose,
+    ctl: Arc<SearchControl>,
+    handle: JoinHandle<SearchResult<String>>,
+    /// The position key the search started from (a result for another position is stale).
+    key: u64,
+}
+
+/// The latest report of the running search, for `.` in analysis.
+type LastInfo = Arc<Mutex<Option<PvInfo<String>>>>;
+
+/// The XBoard engine state.
+pub struct XBoard {
+    variant: &'static VariantInfo,
+    session: Box<dyn Session>,
+    /// Rule switches the user set, applied to every new session that knows them.
+    rule_values: Vec<(&'static str, bool)>,
+    /// The position the game started from (`None`: the variant's start) and the moves since,
+    /// so that `undo` can replay all but the last.
+    setup_fen: Option<String>,
+    history: Vec<String>,
+    tt: Arc<TranspositionTable>,
+    opts: SearchOptions,
+    clock: Clock,
+    /// `force` mode: play no moves, claim nothing.
+    force: bool,
+    /// The side the engine plays (when not in force mode).
+    engine_side: Color,
+    post: bool,
+    ponder: bool,
+    analyzing: bool,
+    /// The game ended (`result` received or claimed): think no more until a new position.
+    game_over: bool,
+    /// Root moves `exclude`d by the user, as XBoard move strings.
+    excluded: Vec<String>,
+    /// The square of the last `lift`, for `hover`.
+    lifted: Option<String>,
+    running: Option<Running>,
+    last_info: LastInfo,
+}
+
+impl Default for XBoard {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Every rule switch of every variant, once each.
+fn all_rule_options() -> Vec<RuleOption> {
+    let mut out: Vec<RuleOption> = Vec::new();
+    for v in VARIANTS {
+        for o in (v.new_session)().rule_options() {
+            if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
+                out.push(*o);
+            }
+        }
+    }
+    out
+}
+
+/// The score as XBoard reads it: centipawns, or ±(100000 + moves) for a mate.
+fn xboard_score(score: Score) -> i64 {
+    match score {
+        Score::Cp(v) => i64::from(v),
+        Score::Mate(n) if n > 0 => 100_000 + i64::from(n),
+        Score::Mate(n) => -100_000 + i64::from(n),
+    }
+}
+
+/// A thinking line: `depth score time(cs) nodes pv`.
+pub fn thinking_line(info: &PvInfo<String>) -> String {
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        xboard_score(info.score),
+        info.time.as_millis() / 10,
+        info.nodes,
+        info.pv.join(" ")
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// The claim for a finished game, e.g. `1-0 {White mates}`.
+pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
+    let result = outcome.result_string(side_to_move);
+    let winner = match result {
+        "1-0" => "White",
+        _ => "Black",
+    };
+    let text = match outcome {
+        Outcome::Loss("checkmate") | Outcome::Win("checkmate") => format!("{winner} mates"),
+        o => o.reason().to_string(),
+    };
+    format!("{result} {{{text}}}")
+}
+
+impl XBoard {
+    pub fn new() -> Self {
+        let variant = registry::find("chess").unwrap_or(&VARIANTS[0]);
+        XBoard {
+            variant,
+            session: (variant.new_session)(),
+            rule_values: Vec::new(),
+            setup_fen: None,
+            history: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            opts: SearchOptions::default(),
+            clock: Clock::default(),
+            force: false,
+            engine_side: Color::Black,
+            post: false,
+            ponder: false,
+            analyzing: false,
+            game_over: false,
+            excluded: Vec::new(),
+            lifted: None,
+            running: None,
+            last_info: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// Runs until `quit` or the end of input. `first` is a line the dispatcher already read.
+    pub fn run(&mut self, first: Option<String>, input: &Input) {
+        if let Some(line) = first {
+            if !self.handle(&line) {
+                self.stop_search();
+                return;
+            }
+        }
+        loop {
+            self.collect_finished();
+            let line = if self.running.is_some() {
+                match input.recv_timeout(POLL) {
+                    Ok(line) => line,
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match input.recv() {
+                    Ok(line) => line,
+                    Err(_) => break,
+                }
+            };
+            if !self.handle(&line) {
+                self.stop_search();
+                return;
+            }
+        }
+        // End of input: a move being thought about is still played (so piped transcripts
+        // get their answer); analysis and pondering would never end.
+        if let Some(r) = &self.running {
+            if r.purpose != Purpose::Think {
+                r.ctl.stop();
+            }
+        }
+        self.wait_for_search();
+    }
+
+    /// Plays the move of a finished search, if one has finished.
+    fn collect_finished(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.wait_for_search();
+        }
+    }
+
+    /// Waits for the running search; a finished `Think` search's move is printed and played.
+    fn wait_for_search(&mut self) {
+        let Some(r) = self.running.take() else {
+            return;
+        };
+        let result = r.handle.join();
+        if r.purpose != Purpose::Think || r.key != self.session.key() {
+            return;
+        }
+        match result.ok().and_then(|res| res.best) {
+            Some(mv) => {
+                let shown = self.gui_form(&mv);
+                if self.session.play(&mv, NOTATION).is_err() {
+                    // Cannot happen (the search only returns legal moves); say so rather
+                    // than play a move the position refuses.
+                    say(&format!(
+                        "Error (internal): search returned illegal move {mv}"
+                    ));
+                    return;
+                }
+                say(&format!("move {shown}"));
+                self.history.push(mv);
+                self.excluded.clear();
+                if !self.claim_if_over() {
+                    self.start_ponder();
+                }
+            }
+            None => {
+                self.claim_if_over();
+            }
+        }
+    }
+
+    /// A move as XBoard is told it. XBoard cannot drop onto an occupied square, so a drop
+    /// that moves the piece standing there (the Swedish cannon's entry, `C@e2` with the pawn
+    /// going to e4) is written as Seirawan gating, `e2e4c`: that piece's move, with the
+    /// dropped piece's letter for what appears on the square it left.
+    fn gui_form(&self, mv: &str) -> String {
+        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let Some((piece, target)) = mv.split_once('@') else {
+            return mv.to_string();
+        };
+        let Some(((f, r), _)) = describe::parse_square(target, files, ranks) else {
+            return mv.to_string();
+        };
+        let before = describe::occupancy(&self.session.fen(), files, ranks);
+        if !before[r][f] {
+            return mv.to_string();
+        }
+        let mut next = self.session.clone_session();
+        if next.play(mv, NOTATION).is_err() {
+            return mv.to_string();
+        }
+        let after = describe::occupancy(&next.fen(), files, ranks);
+        let moved_to = (0..ranks)
+            .flat_map(|r| (0..files).map(move |f| (f, r)))
+            .find(|&(f, r)| !before[r][f] && after[r][f]);
+        match moved_to {
+            Some(dest) => format!(
+                "{target}{}{}",
+                describe::square_name(dest, ranks),
+                piece.to_ascii_lowercase()
+            ),
+            None => mv.to_string(),
+        }
+    }
+
+    /// The engine's string of a move XBoard sent (see [`Self::gui_form`]); unknown strings are
+    /// returned unchanged, to be refused as illegal.
+    fn engine_form(&self, s: &str) -> String {
+        let legal = self.session.legal_moves(NOTATION);
+        if legal.iter().any(|m| m == s) {
+            return s.to_string();
+        }
+        legal
+            .into_iter()
+            .filter(|m| m.contains('@'))
+            .find(|m| self.gui_form(m) == s)
+            .unwrap_or_else(|| s.to_string())
+    }
+
+    /// Stops the running search and drops its result.
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.ctl.stop();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Claims the result if the game is over (and not in force mode). True if it is over.
+    fn claim_if_over(&mut self) -> bool {
+        let Some(outcome) = self.session.outcome() else {
+            return false;
+        };
+        if !self.force && !self.game_over {
+            say(&result_claim(outcome, self.session.side_to_move()));
+        }
+        self.game_over = true;
+        true
+    }
+
+    fn start_search(&mut self, purpose: Purpose, limits: Limits) {
+        self.stop_search();
+        let session = self.session.clone_session();
+        let ctl = Arc::new(SearchControl::new(false));
+        let tt = Arc::clone(&self.tt);
+        let opts = self.opts.clone();
+        let thread_ctl = Arc::clone(&ctl);
+        let post = self.post || purpose == Purpose::Analyze;
+        let show = post && purpose != Purpose::Ponder;
+        let last = Arc::clone(&self.last_info);
+        if let Ok(mut l) = last.lock() {
+            *l = None;
+        }
+        let spawned = thread::Builder::new()
+            .name("xboard-search".into())
+            .spawn(move || {
+                let mut shown = None;
+                session.search(
+                    &limits,
+                    &opts,
+                    &tt,
+                    &thread_ctl,
+                    NOTATION,
+                    &mut |report: Report<String>| {
+                        // The final result comes back from the thread itself; only lines of
+                        // analysis are shown while it runs.
+                        let Report::Info(info) = report else {
+                            return;
+                        };
+                        if info.depth == 0 || info.bound == Some(Bound::Lower) {
+                            return;
+                        }
+                        // The search repeats its last line when it ends; show it once.
+                        let key = (info.depth, info.nodes);
+                        if info.bound.is_none() && show && shown != Some(key) {
+                            say(&thinking_line(&info));
+                            shown = Some(key);
+                        }
+                        if let Ok(mut l) = last.lock() {
+                            *l = Some(info);
+                        }
+                    },
+                )
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    purpose,
+                    ctl,
+                    handle,
+                    key: self.session.key(),
+                })
+            }
+            Err(e) => say(&format!("Error (cannot start search): {e}")),
+        }
+    }
+
+    /// The UCI strings of the root moves still allowed after `exclude` (empty: all).
+    fn search_moves(&self) -> Vec<String> {
+        if self.excluded.is_empty() {
+            return Vec::new();
+        }
+        let xb = self.session.legal_moves(NOTATION);
+        let uci = self.session.legal_moves(Notation::Uci);
+        xb.iter()
+            .zip(uci)
+            .filter(|(x, _)| !self.excluded.contains(x))
+            .map(|(_, u)| u)
+            .collect()
+    }
+
+    /// Starts thinking about the engine's move, or claims the end if the game is over.
+    fn think(&mut self) {
+        if self.claim_if_over() {
+            return;
+        }
+        let side = self.session.side_to_move();
+        let moves_done = match side {
+            Color::White => self.history.len().div_ceil(2),
+            Color::Black => self.history.len() / 2,
+        } as u32;
+        let mut limits = self.clock.limits(moves_done);
+        limits.search_moves = self.search_moves();
+        self.start_search(Purpose::Think, limits);
+    }
+
+    /// After the engine's move: searches on the opponent's time if pondering is on.
+    fn start_ponder(&mut self) {
+        if self.ponder && !self.force && !self.analyzing && !self.game_over {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.start_search(Purpose::Ponder, limits);
+        }
+    }
+
+    fn start_analysis(&mut self) {
+        if self.session.outcome().is_some() {
+            self.stop_search();
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            search_moves: self.search_moves(),
+            ..Limits::default()
+        };
+        self.start_search(Purpose::Analyze, limits);
+    }
+
+    /// After the position changed: analysis restarts, or the engine moves if it is its turn.
+    fn position_changed(&mut self) {
+        self.excluded.clear();
+        if self.analyzing {
+            self.start_analysis();
+        } else if self.force || self.claim_if_over() {
+            // Nothing to do: the GUI moves for both sides, or the game is over.
+        } else if self.session.side_to_move() == self.engine_side {
+            self.think();
+        } else {
+            self.start_ponder();
+        }
+    }
+
+    /// Handles one command; false means quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        self.collect_finished();
+        let line = line.trim();
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        match cmd {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hint" | "bk" | "easy" | "hard" | "post" | "nopost" => self.cmd_flag(cmd),
+            "protover" => self.cmd_protover(),
+            "new" => self.cmd_new(),
+            "variant" => self.cmd_variant(rest),
+            "force" => {
+                self.stop_unless_analyzing();
+                self.force = true;
+            }
+            "go" => {
+                self.force = false;
+                self.game_over = false;
+                self.engine_side = self.session.side_to_move();
+                self.think();
+            }
+            "playother" => {
+                self.stop_unless_analyzing();
+                self.force = false;
+                self.engine_side = !self.session.side_to_move();
+                if !self.claim_if_over() {
+                    self.start_ponder();
+                }
+            }
+            "white" | "black" => {
+                self.stop_unless_analyzing();
+                self.engine_side = if cmd == "white" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+            }
+            "usermove" => self.cmd_usermove(rest),
+            "?" => {
+                if let Some(r) = &self.running {
+                    if r.purpose == Purpose::Think {
+                        r.ctl.stop();
+                    }
+                }
+            }
+            "ping" => say(&format!("pong {rest}")),
+            "draw" => {}
+            "result" => {
+                self.stop_unless_analyzing();
+                self.game_over = true;
+            }
+            "setboard" => self.cmd_setboard(rest),
+            "undo" => self.cmd_undo(1),
+            "remove" => self.cmd_undo(2),
+            "level" => match clock::parse_level(&args) {
+                Ok((mps, base, inc)) => {
+                    self.clock.moves_per_session = mps;
+                    self.clock.base = base;
+                    self.clock.inc = inc;
+                    self.clock.per_move = None;
+                    self.clock.mine = None;
+                    self.clock.theirs = None;
+                }
+                Err(e) => say(&format!("Error ({e}): {line}")),
+            },
+            "st" => match clock::seconds(rest, 1.0) {
+                Some(d) if d > Duration::ZERO => self.clock.per_move = Some(d),
+                _ => say(&format!("Error (bad time per move): {line}")),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.clock.depth = Some(d),
+                _ => say(&format!("Error (bad depth): {line}")),
+            },
+            "nps" => match rest.parse::<u64>() {
+                Ok(0) => self.clock.nps = None,
+                Ok(n) => self.clock.nps = Some(n),
+                Err(_) => say(&format!("Error (bad nps): {line}")),
+            },
+            "time" | "otim" => match clock::centiseconds(rest) {
+                Some(t) if cmd == "time" => self.clock.mine = Some(t),
+                Some(t) => self.clock.theirs = Some(t),
+                None => say(&format!("Error (bad clock value): {line}")),
+            },
+            "analyze" => {
+                self.stop_search();
+                self.analyzing = true;
+                self.start_analysis();
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.stop_search();
+                    self.analyzing = false;
+                }
+            }
+            "." => self.cmd_stat(),
+            "memory" => self.cmd_memory(rest),
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.opts.threads = n,
+                _ => say(&format!("Error (cores must be 1..{MAX_THREADS}): {line}")),
+            },
+            "exclude" | "include" => self.cmd_exclude(cmd == "exclude", rest),
+            "lift" | "hover" => self.cmd_lift(cmd, rest),
+            "put" => {
+                self.lifted = None;
+                say(&describe::highlight(
+                    &[],
+                    None,
+                    "",
+                    self.variant.files,
+                    self.variant.ranks,
+                ));
+            }
+            "option" => self.cmd_option(rest),
+            "perft" => self.cmd_perft(rest),
+            "quit" => return false,
+            _ => {
+                // A bare move (from a GUI that did not take `usermove=1`) is still a move.
+                if args.is_empty()
+                    && self
+                        .session
+                        .legal_moves(NOTATION)
+                        .contains(&self.engine_form(cmd))
+                {
+                    self.cmd_usermove(cmd);
+                } else {
+                    say(&format!("Error (unknown command): {cmd}"));
+                }
+            }
+        }
+        true
+    }
+
+    fn cmd_flag(&mut self, cmd: &str) {
+        match cmd {
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if self.running.as_ref().map(|r| r.purpose) == Some(Purpose::Ponder) {
+                    self.stop_search();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Stops any search but analysis (which commands such as `force` leave running).
+    fn stop_unless_analyzing(&mut self) {
+        if !self.analyzing {
+            self.stop_search();
+        }
+    }
+
+    fn cmd_protover(&self) {
+        say("feature done=0");
+        let variants: Vec<&str> = VARIANTS.iter().map(|v| v.xboard_name).collect();
+        say(&format!(
+            "feature ping=1 setboard=1 playother=1 usermove=1 draw=1 time=1 reuse=1 analyze=1 \
+             exclude=1 highlight=1 memory=1 smp=1 nps=1 colors=0 sigint=0 sigterm=0 san=0 \
+             pause=0 debug=1 myname=\"Cannonade {}\" variants=\"{}\"",
+            env!("CARGO_PKG_VERSION"),
+            variants.join(",")
+        ));
+        for o in all_rule_options() {
+            say(&format!(
+                "feature option=\"{} -check {}\"",
+                o.name,
+                u8::from(o.default)
+            ));
+        }
+        say("feature done=1");
+    }
+
+    /// A fresh session of `info` with the user's rule switches.
+    fn new_session(&self, info: &VariantInfo) -> Result<Box<dyn Session>, String> {
+        let mut session = (info.new_session)();
+        for (name, value) in &self.rule_values {
+            if session.rule_options().iter().any(|o| o.name == *name) {
+                session
+                    .set_rule_option(name, *value)
+                    .map_err(|e| format!("option {name}: {e}"))?;
+            }
+        }
+        Ok(session)
+    }
+
+    /// Starts a new game of `info` at its start position.
+    fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+        let session = self.new_session(info)?;
+        self.session = session;
+        self.variant = info;
+        self.setup_fen = None;
+        self.history.clear();
+        self.excluded.clear();
+        self.game_over = false;
+        Ok(())
+    }
+
+    fn cmd_new(&mut self) {
+        self.stop_search();
+        self.analyzing = false;
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.clock.depth = None;
+        self.clock.mine = None;
+        self.clock.theirs = None;
+        self.tt.clear();
+        let chess = registry::find("normal").unwrap_or(&VARIANTS[0]);
+        if let Err(e) = self.reset_game(chess) {
+            say(&format!("Error ({e}): new"));
+        }
+    }
+
+    fn cmd_variant(&mut self, name: &str) {
+        self.stop_search();
+        let Some(info) = registry::find(name) else {
+            return say(&format!("Error (unknown variant): {name}"));
+        };
+        if let Err(e) = self.reset_game(info) {
+            return say(&format!("Error ({e}): variant {name}"));
+        }
+        if let Some(desc) = info.xboard_setup() {
+            say(&describe::setup_line(info, &desc, &self.session.fen()));
+            for l in describe::piece_lines(&desc) {
+                say(&l);
+            }
+        }
+    }
+
+    fn cmd_usermove(&mut self, mv: &str) {
+        if mv.is_empty() {
+            return say("Error (no move given): usermove");
+        }
+        // A move for the side the engine is thinking for cannot come now; but a ponder or
+        // analysis search is only stopped.
+        self.stop_search();
+        let engine_mv = self.engine_form(mv);
+        match self.session.play(&engine_mv, NOTATION) {
+            Ok(()) => {
+                self.history.push(engine_mv);
+                self.position_changed();
+            }
+            Err(_) => {
+                say(&format!("Illegal move: {mv}"));
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+        }
+    }
+
+    fn cmd_setboard(&mut self, fen: &str) {
+        self.stop_search();
+        match self.session.set_position(Some(fen), &[], NOTATION) {
+            Ok(()) => {
+                self.setup_fen = Some(fen.to_string());
+                self.history.clear();
+                self.game_over = false;
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            Err(e) => say(&format!("tellusererror Illegal position: {e}")),
+        }
+    }
+
+    fn cmd_undo(&mut self, plies: usize) {
+        self.stop_search();
+        if self.history.len() < plies {
+            return say(&format!(
+                "Error (no move to take back): {}",
+                if plies == 1 { "undo" } else { "remove" }
+            ));
+        }
+        let keep = self.history.len() - plies;
+        let moves: Vec<&str> = self.history[..keep].iter().map(String::as_str).collect();
+        match self
+            .session
+            .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
+        {
+            Ok(()) => {
+                self.history.truncate(keep);
+                self.game_over = false;
+                self.excluded.clear();
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            Err(e) => say(&format!("Error (cannot take back: {e}): undo")),
+        }
+    }
+
+    fn cmd_stat(&self) {
+        if !self.analyzing {
+            return;
+        }
+        let total = self.session.legal_moves(NOTATION).len();
+        let info = self.last_info.lock().ok().and_then(|l| l.clone());
+        match info {
+            Some(i) => say(&format!(
+                "stat01: {} {} {} {} {} {}",
+                i.time.as_millis() / 10,
+                i.nodes,
+                i.depth,
+                0,
+                total,
+                i.pv.first().map(String::as_str).unwrap_or("")
+            )),
+            None => say(&format!("stat01: 0 0 0 {total} {total}")),
+        }
+    }
+
+    fn cmd_memory(&mut self, arg: &str) {
+        match arg.parse::<usize>() {
+            Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                self.stop_search();
+                self.tt = Arc::new(TranspositionTable::new(mb));
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            _ => say(&format!(
+                "Error (memory must be 1..{MAX_HASH_MB} MB): memory {arg}"
+            )),
+        }
+    }
+
+    fn cmd_exclude(&mut self, exclude: bool, arg: &str) {
+        let legal = self.session.legal_moves(NOTATION);
+        let arg = &self.engine_form(arg);
+        if arg == "all" {
+            self.excluded = if exclude { legal } else { Vec::new() };
+        } else if legal.iter().any(|m| m == arg) {
+            self.excluded.retain(|m| m != arg);
+            if exclude {
+                self.excluded.push(arg.to_string());
+            }
+        } else {
+            return say(&format!("Illegal move: {arg}"));
+        }
+        if self.analyzing {
+            self.start_analysis();
+        }
+    }
+
+    fn cmd_lift(&mut self, cmd: &str, square: &str) {
+        let square = if cmd == "hover" {
+            match &self.lifted {
+                Some(s) => s.clone(),
+                None => return,
+            }
+        } else {
+            self.lifted = Some(square.to_string());
+            square.to_string()
+        };
+        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let moves = self.session.legal_moves(NOTATION);
+        // A square off the board is a holdings square: show where pieces can be dropped.
+        let from = describe::parse_square(&square, files, ranks)
+            .filter(|(_, n)| *n == square.len())
+            .map(|(sq, _)| sq);
+        say(&describe::highlight(
+            &moves,
+            from,
+            &self.session.fen(),
+            files,
+            ranks,
+        ));
+    }
+
+    fn cmd_option(&mut self, arg: &str) {
+        let (name, value) = match arg.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (arg.trim(), ""),
+        };
+        let all = all_rule_options();
+        let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+            return say(&format!("Error (unknown option): {name}"));
+        };
+        let b = match value {
+            "1" | "true" => true,
+            "0" | "false" => false,
+            _ => {
+                return say(&format!(
+                    "Error (option {} takes 0 or 1): {value}",
+                    opt.name
+                ))
+            }
+        };
+        self.rule_values.retain(|(n, _)| *n != opt.name);
+        self.rule_values.push((opt.name, b));
+        if self
+            .session
+            .rule_options()
+            .iter()
+            .any(|o| o.name == opt.name)
+        {
+            self.stop_search();
+            if let Err(e) = self.session.set_rule_option(opt.name, b) {
+                return say(&format!("Error (option {}: {e})", opt.name));
+            }
+            // The switch takes effect from the next position set up: set this one again.
+            let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
+            if let Err(e) = self
+                .session
+                .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
+            {
+                say(&format!(
+                    "tellusererror The game so far is not legal with {}={}: {e}",
+                    opt.name,
+                    u8::from(b)
+                ));
+            }
+            if self.analyzing {
+                self.start_analysis();
+            }
+        }
+    }
+
+    fn cmd_perft(&mut self, arg: &str) {
+        let depth = match arg.parse::<u32>() {
+            Ok(d) if d <= 20 => d,
+            _ => return say(&format!("Error (perft depth must be 0..20): perft {arg}")),
+        };
+        self.stop_search();
+        let split = self
+            .session
+            .perft_divide(depth, self.opts.threads, NOTATION);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        };
+        for (m, n) in &split {
+            say(&format!("{m}: {n}"));
+        }
+        say(&format!("perft {depth}: {total}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_xboard_units() {
+        assert_eq!(xboard_score(Score::Cp(-35)), -35);
+        assert_eq!(xboard_score(Score::Mate(3)), 100_003);
+        assert_eq!(xboard_score(Score::Mate(-2)), -100_002);
+        assert_eq!(xboard_score(Score::Mate(0)), -100_000);
+    }
+
+    #[test]
+    fn claims_name_the_winner() {
+        assert_eq!(
+            result_claim(Outcome::Loss("checkmate"), Color::Black),
+            "1-0 {White mates}"
+        );
+        assert_eq!(
+            result_claim(Outcome::Loss("checkmate"), Color::White),
+            "0-1 {Black mates}"
+        );
+        assert_eq!(
+            result_claim(Outcome::Loss("Black's town is taken"), Color::Black),
+            "1-0 {Black's town is taken}"
+        );
+        assert_eq!(
+            result_claim(Outcome::Draw("Draw by repetition"), Color::White),
+            "1/2-1/2 {Draw by repetition}"
+        );
+    }
+
+    #[test]
+    fn thinking_lines() {
+        let info = PvInfo {
+            depth: 5,
+            seldepth: 9,
+            multipv: 1,
+            score: Score::Cp(21),
+            bound: None,
+            nodes: 1234,
+            time: Duration::from_millis(1570),
+            hashfull: 0,
+            pv: vec!["e2e4".into(), "e7e5".into()],
+        };
+        assert_eq!(thinking_line(&info), "5 21 157 1234 e2e4 e7e5");
+    }
+}

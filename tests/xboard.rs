@@ -1,0 +1,361 @@
+//! XBoard (CECP v2) transcripts through the real binary: a spawned `cannonade` process,
+//! commands on its stdin, answers read from its stdout with timeouts. `ping`/`pong` marks the
+//! point where every earlier command has been answered, so a test can also check that some
+//! answer did *not* come.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    pings: u32,
+}
+
+impl Engine {
+    /// An engine after `xboard` / `protover 2`, with the feature lines it printed.
+    fn start() -> (Engine, Vec<String>) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines,
+            pings: 0,
+        };
+        e.send("xboard");
+        e.send("protover 2");
+        let features = e.until(|l| l.contains("done=1"));
+        (e, features)
+    }
+
+    fn new_game() -> Engine {
+        let (mut e, _) = Engine::start();
+        e.send("new");
+        e
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").expect("engine reads input");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`; panics after a timeout.
+    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(WAIT)
+                .unwrap_or_else(|_| panic!("no answer; lines so far: {seen:#?}"));
+            let stop = done(&line);
+            seen.push(line);
+            if stop {
+                return seen;
+            }
+        }
+    }
+
+    /// Sends `ping N` and returns every line printed before `pong N`.
+    fn sync(&mut self) -> Vec<String> {
+        self.pings += 1;
+        let n = self.pings;
+        self.send(&format!("ping {n}"));
+        let mut lines = self.until(|l| l == format!("pong {n}"));
+        lines.pop();
+        lines
+    }
+
+    /// Sends the commands, then syncs: the output of exactly these commands.
+    fn run(&mut self, cmds: &[&str]) -> Vec<String> {
+        for c in cmds {
+            self.send(c);
+        }
+        self.sync()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn protover_announces_the_features_variants_and_options() {
+    let (_e, lines) = Engine::start();
+    let all = lines.join("\n");
+    for f in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "memory=1",
+        "smp=1",
+        "analyze=1",
+        "exclude=1",
+        "highlight=1",
+        "colors=0",
+        "sigint=0",
+        "sigterm=0",
+        "san=0",
+        "reuse=1",
+        "myname=\"Cannonade ",
+        "feature option=\"CannonClearShot -check 0\"",
+    ] {
+        assert!(all.contains(f), "missing {f} in {all}");
+    }
+    let variants = all
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("variants feature");
+    let names: Vec<&str> = variants.split(',').collect();
+    for v in ["normal", "cannon", "cannonrider", "swedishcannon"] {
+        assert!(names.contains(&v), "{v} not in {names:?}");
+    }
+    assert!(!names.contains(&"chess"), "orthodox chess is 'normal'");
+    assert_eq!(lines.last().unwrap(), "feature done=1");
+}
+
+#[test]
+fn unknown_games_get_setup_and_piece_lines() {
+    let mut e = Engine::new_game();
+    let out = e.run(&["variant cannon"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("setup (") && out[0].contains(") 10x10+1_"),
+        "{out:?}"
+    );
+    assert!(out[0].ends_with("S1S1S1S1S1/10[Tt] w - - 0 1"), "{out:?}");
+
+    let out = e.run(&["variant cannonriderscorpion"]);
+    assert!(
+        out[0].contains(" 10x8+0_fairy nrbckqcbrn/*ssssssss*/"),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.starts_with("piece S& ")), "{out:?}");
+
+    // XBoard knows orthodox chess: nothing to describe.
+    assert!(e.run(&["variant normal"]).is_empty());
+    assert_eq!(
+        e.run(&["variant nosuchgame"]),
+        vec!["Error (unknown variant): nosuchgame"]
+    );
+}
+
+#[test]
+fn illegal_moves_and_unknown_commands_are_refused() {
+    let mut e = Engine::new_game();
+    assert_eq!(
+        e.run(&["force", "usermove e2e5"]),
+        vec!["Illegal move: e2e5"]
+    );
+    // The position did not change: e2e4 is still White's move, then e7e5 Black's.
+    assert!(e.run(&["usermove e2e4", "usermove e7e5"]).is_empty());
+    assert_eq!(e.run(&["usermove e7e5"]), vec!["Illegal move: e7e5"]);
+    assert_eq!(
+        e.run(&["frobnicate 3"]),
+        vec!["Error (unknown command): frobnicate"]
+    );
+    let bad = e.run(&["setboard this is no position"]);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].starts_with("tellusererror") || bad[0].starts_with("Error ("),
+        "{bad:?}"
+    );
+    // A bad setboard leaves the game as it was: Black's e7e5 was refused, White's move now.
+    assert!(e.run(&["usermove g1f3"]).is_empty());
+    assert_eq!(
+        e.run(&["undo", "undo", "undo", "undo"]).len(),
+        1,
+        "three moves to take back, the fourth undo is an error"
+    );
+}
+
+#[test]
+fn pong_comes_after_the_answers_of_earlier_commands() {
+    let mut e = Engine::new_game();
+    let out = e.run(&["force", "usermove e2e4", "perft 3"]);
+    // perft 3 after 1.e4 (Black to move): 20 replies, each with its count, then the total.
+    assert_eq!(out.last().unwrap(), "perft 3: 13160");
+    assert_eq!(out.len(), 21, "{out:?}");
+}
+
+#[test]
+fn ten_rank_boards_use_zero_based_ranks() {
+    let mut e = Engine::new_game();
+    e.run(&["variant cannon", "force"]);
+    // b1 is the second rank in XBoard's numbering: not a town square.
+    assert_eq!(e.run(&["usermove T@b1"]), vec!["Illegal move: T@b1"]);
+    assert!(e.run(&["usermove T@b0", "usermove T@c9"]).is_empty());
+    e.send("sd 2");
+    e.send("go");
+    let mv = e.until(|l| l.starts_with("move "));
+    let mv = mv
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    // A white soldier's move from ranks 1-3 (0-based), written with single-digit ranks.
+    let ranks: Vec<u32> = mv
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .map(|c| c.to_digit(10).unwrap())
+        .collect();
+    assert_eq!(ranks.len(), 2, "{mv}");
+    assert!((1..=3).contains(&ranks[0]), "{mv}");
+}
+
+#[test]
+fn shots_are_accepted_in_one_and_two_legs() {
+    // White soldiers on e1-e3 (XBoard ranks), e4 empty, a black soldier on e5.
+    let fen = "4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
+    let mut e = Engine::new_game();
+    e.run(&["variant cannon", "force"]);
+    for shot in ["e3e5", "e3e5,e5e3"] {
+        assert!(e
+            .run(&[&format!("setboard {fen}"), &format!("usermove {shot}")])
+            .is_empty());
+        // The shot removed the black soldier, which therefore cannot step to e4.
+        assert_eq!(e.run(&["usermove e5e4"]), vec!["Illegal move: e5e4"]);
+    }
+    e.run(&[&format!("setboard {fen}")]);
+    assert_eq!(
+        e.run(&["usermove e3e5,e5e4"]),
+        vec!["Illegal move: e3e5,e5e4"]
+    );
+}
+
+#[test]
+fn the_engine_claims_mate_and_a_taken_town() {
+    let mut e = Engine::new_game();
+    e.run(&[
+        "force",
+        "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "sd 3",
+    ]);
+    e.send("go");
+    let out = e.until(|l| l.contains('{'));
+    assert_eq!(out[out.len() - 2], "move a1a8");
+    assert_eq!(out.last().unwrap(), "1-0 {White mates}");
+
+    // A white soldier next to Black's town takes it.
+    let mut e = Engine::new_game();
+    e.run(&[
+        "variant cannon",
+        "force",
+        "setboard 5t4/4S5/10/10/10/10/10/10/10/4T5[] w - - 0 1",
+        "sd 2",
+    ]);
+    e.send("go");
+    let out = e.until(|l| l.contains('{'));
+    assert_eq!(out[out.len() - 2], "move e8f9");
+    assert_eq!(out.last().unwrap(), "1-0 {Black's town is taken}");
+}
+
+#[test]
+fn analyze_prints_thinking_lines_and_stat01() {
+    let mut e = Engine::new_game();
+    e.send("force");
+    e.send("analyze");
+    let lines = e.until(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        f.len() >= 5 && f[0].parse::<u32>().is_ok_and(|d| d >= 3)
+    });
+    let f: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    // depth score time(cs) nodes pv...
+    assert!(
+        f[1].parse::<i64>().is_ok() && f[2].parse::<u64>().is_ok(),
+        "{f:?}"
+    );
+    assert!(f[3].parse::<u64>().unwrap() > 0, "{f:?}");
+    assert!(f[4].len() >= 4, "{f:?}");
+    e.send(".");
+    e.until(|l| l.starts_with("stat01: "));
+    e.send("exit");
+    // After `exit` the search is over: no thinking line after the pong.
+    e.sync();
+    assert!(e.lines.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[test]
+fn exclude_limits_the_root_moves() {
+    let mut e = Engine::new_game();
+    assert!(e
+        .run(&["force", "exclude all", "include g1h3", "sd 3"])
+        .is_empty());
+    e.send("go");
+    let out = e.until(|l| l.starts_with("move "));
+    assert_eq!(out.last().unwrap(), "move g1h3");
+    assert_eq!(e.run(&["exclude e2e5"]), vec!["Illegal move: e2e5"]);
+}
+
+#[test]
+fn lift_highlights_the_legal_destinations() {
+    let mut e = Engine::new_game();
+    e.run(&["force"]);
+    assert_eq!(e.run(&["lift e2"]), vec!["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
+    assert_eq!(e.run(&["lift g1"]), vec!["highlight 8/8/8/8/8/5Y1Y/8/8"]);
+    assert_eq!(e.run(&["put e4"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+}
+
+#[test]
+fn swedish_cannon_entry_is_written_as_gating() {
+    let mut e = Engine::new_game();
+    e.run(&["variant swedishcannon", "force"]);
+    // XBoard's form of C@e2 (cannon on e2, pawn to e4) and the engine's own form.
+    assert!(e.run(&["usermove e2e4c", "usermove C@d7"]).is_empty());
+    // d7's pawn went to d5 with Black's entry.
+    assert_eq!(e.run(&["usermove d7d5"]), vec!["Illegal move: d7d5"]);
+    // A gating suffix on a move that is no entry is refused.
+    assert_eq!(e.run(&["usermove g1f3c"]), vec!["Illegal move: g1f3c"]);
+}
+
+#[test]
+fn options_and_takebacks() {
+    let mut e = Engine::new_game();
+    assert!(e.run(&["option CannonClearShot=1"]).is_empty());
+    assert_eq!(
+        e.run(&["option NoSuchOption=1"]),
+        vec!["Error (unknown option): NoSuchOption"]
+    );
+    assert!(e
+        .run(&["force", "usermove e2e4", "usermove e7e5", "remove"])
+        .is_empty());
+    // Back at the start: e2e4 is legal again.
+    assert!(e.run(&["usermove e2e4"]).is_empty());
+    assert!(e
+        .run(&[
+            "memory 8",
+            "cores 1",
+            "level 40 5 0",
+            "st 1",
+            "time 1000",
+            "otim 1000"
+        ])
+        .is_empty());
+}
