@@ -101,12 +101,7 @@ impl ShogiPosition {
         let near = t.king.get(ksq);
         let guards_bb = self.by_kind[Kind::Gold.index()] | self.by_kind[Kind::Silver.index()];
         let guards = (near & own & guards_bb).count().min(3) as i32;
-        // Squares within two steps of the king.
-        let mut zone = near;
-        for s in near {
-            zone |= t.king.get(s);
-        }
-        let intruders = (zone & enemy).count() as i32;
+        let intruders = (t.king_zone[ksq.index()] & enemy).count() as i32;
         let enemy_hand = self.hand_size(!c) as i32;
         let home = if t.geo.relative_rank(ksq, c == Color::White) <= 1 {
             20

@@ -86,6 +86,8 @@ pub struct ShogiTables {
     /// Short jumps from each square, orthogonal and diagonal.
     pub jumps_orth: Vec<Vec<ShortJump>>,
     pub jumps_diag: Vec<Vec<ShortJump>>,
+    /// Squares within two king steps of each square (the king's neighbourhood for safety).
+    pub king_zone: Vec<BB>,
     /// Empty-board rook and bishop lines from every square.
     pub rook_line: Vec<BB>,
     pub bishop_line: Vec<BB>,
@@ -136,8 +138,17 @@ impl ShogiTables {
         let all: Vec<Square> = geo.valid().squares().collect();
         let rank = |r: usize| geo.rank_mask(r);
         let zone = [rank(6) | rank(7) | rank(8), rank(0) | rank(1) | rank(2)];
+        let king = LeaperTable::new(&geo, &KING_STEPS);
+        let king_zone = all
+            .iter()
+            .map(|&s| {
+                let near = king.get(s);
+                near.squares().fold(near, |z, n| z | king.get(n))
+            })
+            .collect();
         ShogiTables {
-            king: LeaperTable::new(&geo, &KING_STEPS),
+            king_zone,
+            king,
             wazir: LeaperTable::new(&geo, &ORTHOGONAL),
             ferz: LeaperTable::new(&geo, &DIAGONAL),
             gold: both(&gold_w),
