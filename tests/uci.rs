@@ -623,18 +623,6 @@ fn ucinewgame_and_variant_selection() {
 }
 
 #[test]
-fn xboard_is_not_yet_offered() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    let line = e.next_line(WAIT).expect("an answer");
-    assert!(line.starts_with("Error"), "{line}");
-    // The engine is still waiting for a protocol.
-    e.send("uci");
-    e.until(|l| l == "uciok");
-    e.quit();
-}
-
-#[test]
 fn end_of_input_lets_a_fixed_search_finish() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cannonade"))
         .stdin(Stdio::piped())
