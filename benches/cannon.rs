@@ -29,6 +29,17 @@ fn bench_perft(c: &mut Criterion) {
         })
     });
     group.finish();
+    c.bench_function("cannon evaluate middle game", |b| {
+        b.iter(|| black_box(black_box(&middle).evaluate()))
+    });
+    let mut moves = cannonade::games::MoveList::new();
+    c.bench_function("cannon legal moves middle game", |b| {
+        b.iter(|| {
+            moves.clear();
+            black_box(&middle).legal_moves(&mut moves);
+            black_box(moves.len())
+        })
+    });
 }
 
 criterion_group!(benches, bench_perft);

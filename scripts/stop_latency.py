@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Measures how fast `stop` is answered with `bestmove` (not part of CI).
 
-Usage: scripts/stop_latency.py path/to/cannonade [runs]
+Usage: scripts/stop_latency.py path/to/cannonade [runs] [threads]
 """
 import subprocess, sys, time
 
 exe = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+threads = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 p = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
 def send(s):
@@ -21,6 +22,7 @@ def wait_for(prefix):
             return line
 
 send("uci"); wait_for("uciok")
+send(f"setoption name Threads value {threads}")
 lat = []
 fens = ["startpos", "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]
 for i in range(runs):
@@ -30,4 +32,4 @@ for i in range(runs):
     lat.append((time.perf_counter() - t) * 1000)
 send("quit")
 lat.sort()
-print(f"stop latency over {runs} runs: median {lat[len(lat)//2]:.2f} ms, max {lat[-1]:.2f} ms")
+print(f"stop latency over {runs} runs with {threads} thread(s): median {lat[len(lat)//2]:.2f} ms, max {lat[-1]:.2f} ms")

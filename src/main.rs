@@ -41,11 +41,23 @@ enum Command {
     },
     /// List the variants this build knows.
     Variants,
+    /// Batch answers for differential tests: reads lines `FEN|startpos [moves m1 m2 ...]` on
+    /// stdin, writes `FEN<TAB>sorted legal moves<TAB>result` for each.
+    Legal {
+        #[arg(long)]
+        variant: String,
+    },
     /// Search fixed positions of every variant to a fixed depth (1 thread, fresh hash) and
     /// print the node count (a signature of the search) and the speed.
     Bench {
         #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
         depth: u32,
+    },
+    /// Play engines against each other (cutechess-cli style options; see docs/match.md).
+    #[command(disable_help_flag = true)]
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -130,7 +142,17 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Some(Command::Legal { variant }) => match registry::find(&variant) {
+            None => Err(format!("unknown variant '{variant}'")),
+            Some(info) => cannonade::tools::legal::run(
+                info,
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+            )
+            .map_err(|e| e.to_string()),
+        },
         Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();
             Ok(())

@@ -4,7 +4,7 @@
 use cannonade::games::chess::Chess;
 use cannonade::games::{Game, Move, MoveList, Notation};
 use cannonade::search::{
-    self, Limits, PvInfo, Score, SearchControl, SearchOptions, TranspositionTable,
+    self, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, TranspositionTable,
 };
 use proptest::prelude::*;
 
@@ -43,7 +43,16 @@ fn run(
         ..SearchOptions::default()
     };
     let mut infos = Vec::new();
-    let r = search::search(pos, &limits, &opts, &tt, &ctl, &mut |i| infos.push(i));
+    let mut done = None;
+    let r = search::search(pos, &limits, &opts, &tt, &ctl, &mut |rep| match rep {
+        Report::Info(i) => infos.push(i),
+        Report::Done(d) => done = Some(d),
+    });
+    assert_eq!(
+        done.as_ref(),
+        Some(&r),
+        "the result is reported before returning"
+    );
     (r, infos)
 }
 

@@ -202,6 +202,15 @@ fn captured_cannons_are_gone_and_reserves_are_part_of_the_key() {
 }
 
 #[test]
+fn start_perft_agrees_with_the_naive_generator_at_every_node() {
+    // d3 has no outside reference; it is backed node by node by the naive generator.
+    let mut pos = SwedishCannonChess::new_game("swedishcannon").unwrap();
+    assert_eq!(perft_checked_by_naive(&mut pos, 2), 22848);
+    let mut pos = SwedishCannonChess::new_game("swedishcannon1").unwrap();
+    assert_eq!(perft_checked_by_naive(&mut pos, 2), 21280);
+}
+
+#[test]
 fn random_games_agree_with_a_naive_attack_test() {
     for variant in ["swedishcannon", "swedishcannon1"] {
         let pos = SwedishCannonChess::new_game(variant).unwrap();

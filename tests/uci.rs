@@ -515,10 +515,11 @@ fn node_time_and_clock_limits_are_kept() {
         .unwrap();
     assert!(nodes <= 3000 + 2048, "{last_info}");
 
+    // A fixed move time is used in full (less the move overhead, 30 ms by default).
     let t = Instant::now();
     e.go("movetime 150");
     let spent = t.elapsed();
-    assert!(spent >= Duration::from_millis(60), "{spent:?}");
+    assert!(spent >= Duration::from_millis(110), "{spent:?}");
     assert!(spent < Duration::from_millis(400), "{spent:?}");
 
     let t = Instant::now();

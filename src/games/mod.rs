@@ -4,6 +4,7 @@ pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;
+pub mod shogi;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 
@@ -106,9 +107,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
     fn tactical_moves(&self, out: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.legal_moves(&mut all);
-        out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+        // Generate in place and compact, so no second 4 KB list is copied around.
+        let start = out.len();
+        self.legal_moves(out);
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.is_tactical(m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// True for captures, promotions and the game's other forcing moves.
@@ -159,6 +169,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The move's string in the given notation.
     fn move_to_string(&self, m: Move, notation: Notation) -> String;
+
+    /// The move as a PGN file writes it: SAN where the game has one, the UCI string otherwise.
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.move_to_string(m, Notation::Uci)
+    }
 
     /// Reads a move string by matching it against the strings of the legal moves, so parser and
     /// formatter can never disagree. Games with several accepted forms override this.

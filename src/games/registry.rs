@@ -3,6 +3,7 @@
 
 use crate::games::cannon::{CannonPosition, CANNON_START};
 use crate::games::chess::{CannonriderChess, Chess, SwedishCannonChess};
+use crate::games::shogi::CannonShogi;
 use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
@@ -79,6 +80,15 @@ pub static VARIANTS: &[VariantInfo] = &[
         pocket: 1,
         start_fen: crate::games::chess::SWEDISH_CANNON1_START,
         new_session: || session::<SwedishCannonChess>("swedishcannon1"),
+    },
+    VariantInfo {
+        name: "cannonshogi",
+        xboard_name: "cannonshogi",
+        files: 9,
+        ranks: 9,
+        pocket: crate::games::shogi::HAND_KINDS,
+        start_fen: crate::games::shogi::START_FEN,
+        new_session: || session::<CannonShogi>("cannonshogi"),
     },
 ];
 

@@ -4,7 +4,7 @@
 use crate::board::Color;
 use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
 use crate::search::TranspositionTable;
-use crate::search::{self, Limits, PvInfo, SearchControl, SearchOptions, SearchResult};
+use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use crate::tools::perft;
 
 /// A game in progress: its variant, rule switches and current position.
@@ -29,6 +29,9 @@ pub trait Session: Send {
     fn board_diagram(&self) -> String;
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
+    /// One legal move of the current position (given in `notation`) written every way a tool
+    /// needs it; an error if the string is not a legal move here.
+    fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
     /// The rule switches of this variant, with defaults and help.
@@ -46,8 +49,26 @@ pub trait Session: Send {
         tt: &TranspositionTable,
         ctl: &SearchControl,
         notation: Notation,
-        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+        report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String>;
+}
+
+/// One move in each notation: for engines of either protocol and for PGN files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    pub uci: String,
+    pub xboard: String,
+    /// SAN where the game has it (see `Game::move_to_pgn`).
+    pub pgn: String,
+}
+
+impl MoveText {
+    pub fn in_notation(&self, notation: Notation) -> &str {
+        match notation {
+            Notation::Uci => &self.uci,
+            Notation::XBoard => &self.xboard,
+        }
+    }
 }
 
 /// The facade for one game type.
@@ -171,6 +192,20 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.outcome()
     }
 
+    fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
+        let m = self.pos.parse_move(mv, notation).ok_or_else(|| {
+            GameError(format!(
+                "'{mv}' is not a legal move in {}",
+                self.pos.to_fen()
+            ))
+        })?;
+        Ok(MoveText {
+            uci: self.pos.move_to_string(m, Notation::Uci),
+            xboard: self.pos.move_to_string(m, Notation::XBoard),
+            pgn: self.pos.move_to_pgn(m),
+        })
+    }
+
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)> {
         perft::divide(&self.pos, depth, threads)
             .into_iter()
@@ -197,23 +232,15 @@ impl<G: Game> Session for GameSession<G> {
         tt: &TranspositionTable,
         ctl: &SearchControl,
         notation: Notation,
-        report: &mut (dyn FnMut(PvInfo<String>) + Send),
+        report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String> {
         let pos = &self.pos;
-        let mut inner = |info: PvInfo<Move>| {
-            report(info.map_pv(|pv| line_strings(pos, &pv, notation)));
-        };
+        let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
+        let mut inner = |r: Report<Move>| report(r.map_moves(strings));
         let r = search::search(pos, limits, opts, tt, ctl, &mut inner);
-        let mut line = Vec::new();
-        line.extend(r.best);
-        line.extend(r.ponder);
-        let mut strings = line_strings(pos, &line, notation).into_iter();
-        SearchResult {
-            best: r.best.and_then(|_| strings.next()),
-            ponder: r.ponder.and_then(|_| strings.next()),
-            score: r.score,
-            depth: r.depth,
-            nodes: r.nodes,
+        match Report::Done(r).map_moves(strings) {
+            Report::Done(r) => r,
+            Report::Info(_) => unreachable!("map_moves keeps the variant"),
         }
     }
 }

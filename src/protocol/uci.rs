@@ -9,7 +9,7 @@ use super::Input;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, RuleOption};
 use crate::search::{
-    Bound, Limits, PvInfo, SearchControl, SearchOptions, TranspositionTable,
+    Bound, Limits, PvInfo, Report, SearchControl, SearchOptions, SearchResult, TranspositionTable,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tools::bench;
@@ -18,7 +18,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
+const MAX_HASH_MB: usize = 1 << 20;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
@@ -41,6 +41,8 @@ pub struct Uci {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
+    /// The `Ponder` option: only tells that the GUI may send `go ponder`; the engine always
+    /// names its expected reply in `bestmove ... ponder ...`.
     ponder: bool,
     running: Option<Running>,
 }
@@ -291,8 +293,18 @@ impl Uci {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
                     if mb != self.hash_mb {
-                        self.tt = Arc::new(TranspositionTable::new(mb));
-                        self.hash_mb = mb;
+                        // Free the old table first, so that its memory can be reused.
+                        self.tt = Arc::new(TranspositionTable::new(1));
+                        match TranspositionTable::try_new(mb) {
+                            Ok(tt) => {
+                                self.tt = Arc::new(tt);
+                                self.hash_mb = mb;
+                            }
+                            Err(e) => {
+                                self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                                return Err(format!("option {name}: {e}; value unchanged"));
+                            }
+                        }
                     }
                 }
                 "clear hash" => self.tt.clear(),
@@ -416,18 +428,29 @@ impl Uci {
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
+            let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
+                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
+                (Some(b), None) => say(&format!("bestmove {b}")),
+                (None, _) => say("bestmove (none)"),
+            };
+            let mut answered = false;
             let r = session.search(
                 &thread_limits,
                 &opts,
                 &tt,
                 &thread_ctl,
                 Notation::Uci,
-                &mut |info| say(&format_info(&info)),
+                &mut |report| match report {
+                    Report::Info(info) => say(&format_info(&info)),
+                    Report::Done(r) => {
+                        print_best(&r);
+                        answered = true;
+                    }
+                },
             );
-            match (r.best, r.ponder) {
-                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
-                (Some(b), None) => say(&format!("bestmove {b}")),
-                (None, _) => say("bestmove (none)"),
+            // Only when the search thread died before it could report.
+            if !answered {
+                print_best(&r);
             }
         });
         match spawned {

@@ -3,13 +3,14 @@
 //! and reductions). Every game rule comes from the `Game` trait.
 
 use super::limits::Limits;
-use super::ordering::{History, MovePicker};
+use super::ordering::{History, MovePicker, Scores};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::games::{Game, Move, MoveList, Outcome};
 use arrayvec::ArrayVec;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::sync::OnceLock;
 
 /// How often (in nodes) a thread looks at the clock and the stop flag: often enough that `stop`
@@ -75,6 +76,33 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// The deepest iteration any thread has completed, with its root moves. Threads publish here
+/// after each iteration; a thread whose current iteration is no deeper than the frontier
+/// abandons it and continues from the frontier, so every thread's work counts for the depth
+/// the search reaches. Touched once per iteration or every few thousand nodes: a mutex is fine.
+#[derive(Default)]
+pub struct Frontier {
+    depth: AtomicU32,
+    root_moves: Mutex<Vec<RootMove>>,
+}
+
+impl Frontier {
+    pub fn depth(&self) -> u32 {
+        self.depth.load(Relaxed)
+    }
+}
+
+/// What all threads of one search share.
+#[derive(Copy, Clone)]
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub ctl: &'a SearchControl,
+    /// Every thread's published node count, by thread id.
+    pub counters: &'a [AtomicU64],
+    /// Shared when the threads search the same thing (MultiPV 1).
+    pub frontier: Option<&'a Frontier>,
+}
+
 /// What only the main thread does: enforce time and node limits.
 pub struct MainDuties {
     pub budget: Option<TimeBudget>,
@@ -90,7 +118,11 @@ pub struct Worker<'a, G: Game> {
     counters: &'a [AtomicU64],
     id: usize,
     main: Option<MainDuties>,
+    /// Shared with the other threads when they search the same thing (MultiPV 1).
+    frontier: Option<&'a Frontier>,
     pub nodes: u64,
+    /// Depth of the last completed (or adopted) iteration.
+    completed: u32,
     seldepth: usize,
     stopped: bool,
     root_depth: i32,
@@ -106,21 +138,21 @@ pub struct Worker<'a, G: Game> {
 impl<'a, G: Game> Worker<'a, G> {
     pub fn new(
         pos: G,
-        tt: &'a TranspositionTable,
-        ctl: &'a SearchControl,
-        counters: &'a [AtomicU64],
+        shared: Shared<'a>,
         id: usize,
         main: Option<MainDuties>,
         root_moves: &[Move],
     ) -> Self {
         Worker {
             pos,
-            tt,
-            ctl,
-            counters,
+            tt: shared.tt,
+            ctl: shared.ctl,
+            counters: shared.counters,
             id,
             main,
+            frontier: shared.frontier,
             nodes: 0,
+            completed: 0,
             seldepth: 0,
             stopped: false,
             root_depth: 0,
@@ -169,9 +201,43 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         // The main thread always completes depth 1, so there is a move to play.
-        if self.ctl.is_stopped() && (self.main.is_none() || self.root_depth > 1) {
+        if self.ctl.is_stopped() && (self.main.is_none() || self.completed > 0) {
             self.stopped = true;
         }
+        // Another thread finished this depth already: this iteration is wasted.
+        if self
+            .frontier
+            .is_some_and(|f| f.depth() >= self.root_depth as u32)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// Publishes a completed iteration if it is the deepest so far.
+    fn publish(&self, depth: u32) {
+        if let Some(f) = self.frontier {
+            if depth > f.depth() {
+                let mut best = f.root_moves.lock().unwrap_or_else(|e| e.into_inner());
+                if depth > f.depth() {
+                    best.clone_from(&self.root_moves);
+                    f.depth.store(depth, Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Takes over the frontier's result when it is deeper than our own; true if it did.
+    pub fn adopt_frontier(&mut self) -> bool {
+        let Some(f) = self.frontier else {
+            return false;
+        };
+        if f.depth() <= self.completed {
+            return false;
+        }
+        let best = f.root_moves.lock().unwrap_or_else(|e| e.into_inner());
+        self.completed = f.depth();
+        self.root_moves.clone_from(&best);
+        true
     }
 
     #[inline]
@@ -195,7 +261,6 @@ impl<'a, G: Game> Worker<'a, G> {
             (d as i32).clamp(1, MAX_PLY as i32 - 1)
         });
         let multipv = multipv.clamp(1, self.root_moves.len());
-        let mut completed = 0;
         // Helper threads search one ply deeper on odd ids, so the threads spread over two
         // depths and fill the table with different parts of the tree.
         let offset = if self.main.is_none() && self.id % 2 == 1 {
@@ -203,8 +268,19 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             0
         };
-        for depth in 1..=max_depth {
-            let depth = (depth + offset).min(MAX_PLY as i32 - 1);
+        loop {
+            if self.adopt_frontier() && self.main.is_some() {
+                for i in 0..multipv {
+                    report(self.pv_info(i, self.completed, None));
+                }
+                if self.iteration_ends_search(limits, self.completed as i32) {
+                    break;
+                }
+            }
+            if self.completed as i32 >= max_depth || self.ctl.is_stopped() && self.completed > 0 {
+                break;
+            }
+            let depth = (self.completed as i32 + 1 + offset).min(max_depth);
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -217,9 +293,18 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             if self.stopped {
-                break;
+                if self.ctl.is_stopped() && (self.main.is_none() || self.completed > 0) {
+                    break;
+                }
+                // Overtaken by another thread: continue from its result.
+                self.stopped = false;
+                for rm in &mut self.root_moves {
+                    rm.score = rm.prev_score;
+                }
+                continue;
             }
-            completed = depth as u32;
+            self.completed = depth as u32;
+            self.publish(self.completed);
             self.counters[self.id].store(self.nodes, Relaxed);
             if self.main.is_some() {
                 for i in 0..multipv {
@@ -228,12 +313,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 if self.iteration_ends_search(limits, depth) {
                     break;
                 }
-            } else if self.ctl.is_stopped() {
-                break;
             }
         }
         self.counters[self.id].store(self.nodes, Relaxed);
-        completed
+        self.completed
     }
 
     /// After a completed iteration: is it time to stop?
@@ -263,7 +346,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.root_moves.len() == 1 && depth >= 2 {
                 return true;
             }
-            if self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
+            if !b.fixed && self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
                 return true;
             }
         }
@@ -474,7 +557,15 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let side = self.pos.side_to_move();
         let killers = self.killers[ply];
-        let picker = MovePicker::new(&self.pos, &mut moves, tt_move, killers, &self.history);
+        let mut scores = Scores::new();
+        let picker = MovePicker::new(
+            &self.pos,
+            &mut moves,
+            &mut scores,
+            tt_move,
+            killers,
+            &self.history,
+        );
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
@@ -630,7 +721,8 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let orig_alpha = alpha;
         let mut best_move = Move::NONE;
-        let picker = MovePicker::tactical(&self.pos, &mut moves, tt_move);
+        let mut scores = Scores::new();
+        let picker = MovePicker::tactical(&self.pos, &mut moves, &mut scores, tt_move);
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {

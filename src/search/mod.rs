@@ -108,6 +108,42 @@ impl<M> PvInfo<M> {
     }
 }
 
+/// What a search tells while it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report<M> {
+    /// A line of analysis (one `info` line).
+    Info(PvInfo<M>),
+    /// The search has decided; sent as soon as the main thread knows, before the helper
+    /// threads are collected, so `bestmove` never waits for a thread the OS has not scheduled.
+    Done(SearchResult<M>),
+}
+
+impl<M> Report<M> {
+    /// The same report with its moves converted.
+    pub fn map_moves<N>(self, f: impl Fn(Vec<M>) -> Vec<N>) -> Report<N> {
+        match self {
+            Report::Info(i) => Report::Info(i.map_pv(f)),
+            Report::Done(r) => {
+                let mut line = Vec::new();
+                let has_best = r.best.is_some();
+                let has_ponder = r.ponder.is_some();
+                line.extend(r.best);
+                line.extend(r.ponder);
+                let mut out = f(line).into_iter();
+                let best = if has_best { out.next() } else { None };
+                let ponder = if has_ponder { out.next() } else { None };
+                Report::Done(SearchResult {
+                    best,
+                    ponder,
+                    score: r.score,
+                    depth: r.depth,
+                    nodes: r.nodes,
+                })
+            }
+        }
+    }
+}
+
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<M> {

@@ -61,36 +61,38 @@ impl History {
 /// node keeps one move list on the stack.
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
-    scores: ArrayVec<i32, MAX_MOVES>,
+    scores: &'a mut Scores,
     next: usize,
 }
+
+/// The ordering scores of a move list; the caller keeps it on its stack next to the list.
+pub type Scores = ArrayVec<i32, MAX_MOVES>;
 
 impl<'a> MovePicker<'a> {
     /// Orders `moves` for the main search.
     pub fn new<G: Game>(
         pos: &G,
         moves: &'a mut MoveList,
+        scores: &'a mut Scores,
         tt_move: Move,
         killers: [Move; 2],
         history: &History,
     ) -> Self {
         let side = pos.side_to_move();
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if m == tt_move {
-                    TT_MOVE
-                } else if pos.is_tactical(m) {
-                    TACTICAL + mvv_lva(pos, m)
-                } else if m == killers[0] {
-                    KILLER_1
-                } else if m == killers[1] {
-                    KILLER_2
-                } else {
-                    history.get(side, m)
-                }
-            })
-            .collect();
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if m == tt_move {
+                TT_MOVE
+            } else if pos.is_tactical(m) {
+                TACTICAL + mvv_lva(pos, m)
+            } else if m == killers[0] {
+                KILLER_1
+            } else if m == killers[1] {
+                KILLER_2
+            } else {
+                history.get(side, m)
+            }
+        }));
         MovePicker {
             moves,
             scores,
@@ -99,17 +101,20 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Orders tactical moves for quiescence (MVV-LVA only).
-    pub fn tactical<G: Game>(pos: &G, moves: &'a mut MoveList, tt_move: Move) -> Self {
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if m == tt_move {
-                    TT_MOVE
-                } else {
-                    mvv_lva(pos, m)
-                }
-            })
-            .collect();
+    pub fn tactical<G: Game>(
+        pos: &G,
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
+        tt_move: Move,
+    ) -> Self {
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if m == tt_move {
+                TT_MOVE
+            } else {
+                mvv_lva(pos, m)
+            }
+        }));
         MovePicker {
             moves,
             scores,
@@ -166,8 +171,15 @@ mod tests {
         let mut history = History::default();
         history.update(pos.side_to_move(), find("d1b1"), 1000);
         let n = moves.len();
-        let order: Vec<Move> =
-            MovePicker::new(&pos, &mut moves, tt, [killer, Move::NONE], &history).collect();
+        let order: Vec<Move> = MovePicker::new(
+            &pos,
+            &mut moves,
+            &mut Scores::new(),
+            tt,
+            [killer, Move::NONE],
+            &history,
+        )
+        .collect();
         assert_eq!(order.len(), n);
         assert_eq!(order[0], tt);
         assert_eq!(

@@ -2,11 +2,11 @@
 //! and they help each other only through the shared transposition table. Thread 0 (the main
 //! thread) owns the clock, reports, and decides the move.
 
-use super::alphabeta::{MainDuties, Worker};
+use super::alphabeta::{Frontier, MainDuties, Shared, Worker};
 use super::limits::Limits;
 use super::time;
 use super::tt::TranspositionTable;
-use super::{PvInfo, Score, SearchControl, SearchOptions, SearchResult, MATE};
+use super::{PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult, MATE};
 use crate::games::{Game, Move, MoveList, Notation, Outcome};
 use std::sync::atomic::AtomicU64;
 use std::thread;
@@ -32,8 +32,8 @@ fn restrict_root<G: Game>(pos: &G, root: &mut MoveList, search_moves: &[String])
 }
 
 /// Searches `pos` within `limits`, with `opts.threads` threads sharing `tt`, and returns the
-/// best move. `report` receives the `info` of every completed iteration (and a last one before
-/// returning). Returns when a limit is reached or `ctl` is stopped; an infinite or ponder
+/// best move. `report` receives the `info` of every completed iteration, a last one, and then
+/// the result (`Report::Done`, before the helper threads are joined). Returns when a limit is reached or `ctl` is stopped; an infinite or ponder
 /// search that runs out of things to do waits for `stop` / `ponderhit` before returning, as UCI
 /// requires.
 pub fn search<G: Game>(
@@ -42,7 +42,7 @@ pub fn search<G: Game>(
     opts: &SearchOptions,
     tt: &TranspositionTable,
     ctl: &SearchControl,
-    report: &mut (dyn FnMut(PvInfo<Move>) + Send),
+    report: &mut (dyn FnMut(Report<Move>) + Send),
 ) -> SearchResult<Move> {
     let wait_for_release = || {
         while !ctl.is_stopped() && (limits.infinite || ctl.is_pondering()) {
@@ -58,7 +58,7 @@ pub fn search<G: Game>(
             // No standard UCI form exists for "the side to move has already won".
             Outcome::Win(_) => Score::Cp(MATE),
         };
-        report(PvInfo {
+        report(Report::Info(PvInfo {
             depth: 0,
             seldepth: 0,
             multipv: 1,
@@ -68,15 +68,17 @@ pub fn search<G: Game>(
             time: ctl.elapsed(),
             hashfull: 0,
             pv: Vec::new(),
-        });
+        }));
         wait_for_release();
-        return SearchResult {
+        let r = SearchResult {
             best: None,
             ponder: None,
             score,
             depth: 0,
             nodes: 0,
         };
+        report(Report::Done(r.clone()));
+        return r;
     }
 
     let mut root = MoveList::new();
@@ -85,6 +87,16 @@ pub fn search<G: Game>(
     tt.new_search();
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    // With several lines (MultiPV) the helpers search only the best one, so their results are
+    // not interchangeable with the main thread's: they then help through the table only.
+    let frontier = Frontier::default();
+    let frontier = (opts.multipv <= 1).then_some(&frontier);
+    let shared = Shared {
+        tt,
+        ctl,
+        counters: &counters,
+        frontier,
+    };
     let main_duties = MainDuties {
         budget: time::budget(limits, opts.move_overhead),
         node_limit: limits.nodes,
@@ -93,32 +105,44 @@ pub fn search<G: Game>(
     thread::scope(|scope| {
         for id in 1..threads {
             let helper_pos = pos.clone();
-            let (counters, root) = (&counters, &root);
+            let root = &root;
             let spawned = thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(helper_pos, tt, ctl, counters, id, None, root);
-                    w.iterate(&Limits::default(), 1, &mut |_| {});
+                    let mut w = Worker::new(helper_pos, shared, id, None, root);
+                    // Helpers run until stopped, but never beyond a depth limit.
+                    let helper_limits = Limits {
+                        depth: limits.depth,
+                        ..Limits::default()
+                    };
+                    w.iterate(&helper_limits, 1, &mut |_| {});
                 });
             // Without the thread the search is only slower, not wrong.
             drop(spawned);
         }
 
         let run_main = || {
-            let mut w = Worker::new(pos.clone(), tt, ctl, &counters, 0, Some(main_duties), &root);
-            let depth = w.iterate(limits, opts.multipv, report);
+            let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
+            let mut depth = w.iterate(limits, opts.multipv, &mut |i| report(Report::Info(i)));
             wait_for_release();
+            // A helper may have finished a deeper iteration meanwhile.
+            if w.adopt_frontier() {
+                depth = frontier.map_or(depth, |f| f.depth());
+            }
             let last = w.pv_info(0, depth, None);
-            report(last.clone());
             let rm = &w.root_moves[0];
-            SearchResult {
+            let r = SearchResult {
                 best: Some(rm.mv),
                 ponder: rm.pv.get(1).copied(),
                 score: last.score,
                 depth,
                 nodes: last.nodes,
-            }
+            };
+            report(Report::Info(last));
+            ctl.stop();
+            report(Report::Done(r.clone()));
+            r
         };
         let main = thread::Builder::new()
             .name("search-main".into())
@@ -129,8 +153,9 @@ pub fn search<G: Game>(
             Err(_) => Err(Box::new("could not start the search thread") as _),
         };
         ctl.stop();
+        // If the search thread died (a bug), play the first legal move rather than nothing; no
+        // `Done` was reported then, and the caller uses this return value.
         result.unwrap_or_else(|_| SearchResult {
-            // The search thread died (a bug); play the first legal move rather than nothing.
             best: root.first().copied(),
             ponder: None,
             score: Score::Cp(0),

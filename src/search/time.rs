@@ -13,6 +13,8 @@ use std::time::Duration;
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// A fixed time per move (`movetime`): use all of it, don't stop early between iterations.
+    pub fixed: bool,
 }
 
 /// Moves still to play when the time control is sudden death: a guess that spends more per move
@@ -20,28 +22,42 @@ pub struct TimeBudget {
 const SUDDEN_DEATH_MOVES: u32 = 30;
 
 /// The budgets for `limits`, or `None` when the search is not timed.
+///
+/// The overhead is charged to every move still to play, not once: each move costs its thinking
+/// time plus the delays outside the engine. So when the clock runs low the engine thinks less
+/// than its increment and the clock recovers, instead of living on the increment with nothing in
+/// reserve for a slow moment of the machine.
 pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
+    let min = Duration::from_millis(1);
     if let Some(mt) = limits.move_time {
-        let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
-        return Some(TimeBudget { soft: t, hard: t });
+        let t = mt.saturating_sub(overhead).max(min);
+        return Some(TimeBudget {
+            soft: t,
+            hard: t,
+            fixed: true,
+        });
     }
     let time = limits.time?;
-    // What we may spend at all: the clock less the overhead and a small safety margin.
-    let usable = time
-        .saturating_sub(overhead)
-        .saturating_sub(time / 20)
-        .max(Duration::from_millis(1));
     let mtg = limits
         .moves_to_go
         .unwrap_or(SUDDEN_DEATH_MOVES)
         .clamp(1, 50);
-    let per_move = usable / mtg + limits.inc * 3 / 4;
-    let soft = per_move.min(usable);
-    // The hard limit lets one iteration run long, but never spends more than a fraction of the
-    // clock (all of the usable time only when this is the last move before the control).
-    let cap = if mtg == 1 { usable } else { usable / 3 };
-    let hard = (soft * 4).min(cap).max(soft.min(usable));
-    Some(TimeBudget { soft, hard })
+    // Everything we may spend until the time control, delays of every move deducted.
+    let total = (time + limits.inc * (mtg - 1))
+        .saturating_sub(overhead * (mtg + 2))
+        .max(min);
+    // Never more than this on one move: the clock less the delay of this move.
+    let ceiling = time.saturating_sub(overhead).max(min);
+    let soft = (total / mtg).min(ceiling).max(min);
+    // The hard limit lets one iteration run long, but spends at most a third of the clock
+    // (nearly all of it only on the last move before the control).
+    let cap = if mtg == 1 { ceiling } else { ceiling / 3 };
+    let hard = (soft * 4).min(cap).max(soft);
+    Some(TimeBudget {
+        soft,
+        hard,
+        fixed: false,
+    })
 }
 
 #[cfg(test)]
@@ -86,9 +102,29 @@ mod tests {
                     assert!(b.soft <= b.hard, "{l:?} {b:?}");
                     let room = ms(time).saturating_sub(ms(10)).max(ms(1));
                     assert!(b.hard <= room, "{l:?} {b:?}");
+                    assert!(b.soft >= ms(1));
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_low_clock_thinks_less_than_the_increment() {
+        // 1 s + 10 ms with 30 ms of overhead: below the reserve the engine spends less than
+        // the increment, so the clock grows back.
+        let l = Limits {
+            time: Some(ms(300)),
+            inc: ms(10),
+            ..Limits::default()
+        };
+        assert!(budget(&l, ms(30)).unwrap().soft < ms(10));
+        let l = Limits {
+            time: Some(ms(60_000)),
+            inc: ms(1000),
+            ..Limits::default()
+        };
+        let b = budget(&l, ms(30)).unwrap();
+        assert!(b.soft > ms(2000) && b.soft < ms(4000), "{b:?}");
     }
 
     #[test]

@@ -71,14 +71,26 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; use [`TranspositionTable::try_new`] for sizes a user chose.
     pub fn new(mb: usize) -> Self {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        Self::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Self, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Forgets everything.

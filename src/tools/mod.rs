@@ -1,4 +1,6 @@
-//! Tools built on the games: perft (and later bench and the match runner).
+//! Tools built on the games: perft, the match runner (and later bench).
 
 pub mod bench;
+pub mod legal;
+pub mod r#match;
 pub mod perft;

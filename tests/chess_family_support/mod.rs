@@ -122,3 +122,32 @@ where
         }
     }
 }
+
+/// Walks the legal-move tree `depth` plies deep and compares the engine's move list with the
+/// naive generator's at every node; returns the leaf count one ply further (perft(depth + 1)),
+/// which is then backed by the naive generator at every counted node.
+pub fn perft_checked_by_naive<W, R>(pos: &mut ChessPosition<W, R>, depth: u32) -> u64
+where
+    W: BitWord,
+    R: ChessRules,
+    ChessPosition<W, R>: Game,
+{
+    let moves = all_moves(pos);
+    assert_eq!(
+        moves,
+        naive::Board::from_position(pos).legal_moves(),
+        "legal moves of {}",
+        pos.to_fen()
+    );
+    if depth == 0 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for s in moves {
+        let m = pos.parse_move(&s, Notation::Uci).unwrap();
+        pos.make_move(m);
+        nodes += perft_checked_by_naive(pos, depth - 1);
+        pos.unmake_move();
+    }
+    nodes
+}

@@ -9,10 +9,9 @@
 //!   out one threat, the other side's threats are a liability (more so on a cannon's soldier);
 //!   a shot or capture aimed at a town decides the game.
 
+use super::movegen::{Guns, LINES};
 use super::position::CannonPosition;
-use super::tables::forward;
-#[cfg(test)]
-use super::tables::Bb;
+use super::tables::{forward, reverse};
 use super::{SOLDIER_VALUE, TOWN_VALUE};
 use crate::board::geometry::Offset;
 use crate::board::Color;
@@ -50,12 +49,15 @@ impl CannonPosition {
         if self.town_taken(us) {
             return -TOWN_VALUE;
         }
-        let mut score = self.static_terms(us) - self.static_terms(them) + TEMPO;
+        let our_guns = self.guns(self.soldiers(us));
+        let their_guns = self.guns(self.soldiers(them));
+        let mut score =
+            self.static_terms(us, &our_guns) - self.static_terms(them, &their_guns) + TEMPO;
 
         // Threats need both towns placed to mean anything.
         if self.town(us).is_some() && self.town(them).is_some() {
-            let ours = self.attacked_by(us);
-            let theirs = self.attacked_by(them);
+            let ours = self.attacks_with(us, &our_guns);
+            let theirs = self.attacks_with(them, &their_guns);
             if (ours & self.towns[them.index()]).any() {
                 return TOWN_TAKE_NOW + score.clamp(-1000, 1000);
             }
@@ -66,26 +68,19 @@ impl CannonPosition {
                 score += TAKE_NOW;
             }
             score -= HANGING * (theirs & self.soldiers(us)).count() as i32;
-            score -= CANNON_HANGING * (theirs & self.cannon_soldiers(us)).count() as i32;
+            score -= CANNON_HANGING * (theirs & our_guns.members(self.t)).count() as i32;
         }
         score
     }
 
     /// The side's soldiers that belong to at least one cannon.
+    #[cfg(test)]
     pub(crate) fn cannon_soldiers(&self, c: Color) -> crate::board::Bitboard<u128> {
-        let t = self.t;
-        let s = self.soldiers(c);
-        let mut members = crate::board::Bitboard::EMPTY;
-        for line in super::movegen::LINES {
-            let low = self.cannon_lows(s, line);
-            let mid = t.shift(low, line);
-            members |= low | mid | t.shift(mid, line);
-        }
-        members
+        self.guns(self.soldiers(c)).members(self.t)
     }
 
     /// Terms of one side that do not depend on whose turn it is.
-    fn static_terms(&self, c: Color) -> i32 {
+    fn static_terms(&self, c: Color, guns: &Guns) -> i32 {
         let t = self.t;
         let geo = &t.geo;
         let s = self.soldiers(c);
@@ -102,37 +97,22 @@ impl CannonPosition {
         for d in [fwd, Offset::new(1, fwd.dr), Offset::new(-1, fwd.dr)] {
             mobility += (t.shift(s, d) & empty).count();
         }
-        let mut cannons = 0;
-        for line in super::movegen::LINES {
-            let low = self.cannon_lows(s, line);
-            if low.is_empty() {
+        for (i, line) in LINES.into_iter().enumerate() {
+            if guns.low[i].is_empty() {
                 continue;
             }
-            cannons += low.count();
-            let high = t.shift(t.shift(low, line), line);
-            let back = super::tables::reverse(line);
-            mobility += (t.shift(high, line) & empty).count();
-            mobility += (t.shift(low, back) & empty).count();
+            mobility += (t.shift(guns.high[i], line) & empty).count();
+            mobility += (t.shift(guns.low[i], reverse(line)) & empty).count();
         }
-        v += CANNON * cannons as i32 + MOBILITY * mobility as i32;
+        v += CANNON * guns.count() as i32 + MOBILITY * mobility as i32;
 
         if let Some(town) = self.town(c) {
-            let town_bb = self.towns[c.index()];
-            let ring1 = t.king_area(town_bb);
-            let ring2 = t.king_area(ring1);
-            let ring4 = t.king_area(t.king_area(ring2));
+            let [ring1, ring2, ring4] = [0, 1, 2].map(|i| t.zones[i][town.index()]);
             let enemy = self.soldiers(!c);
             v -= TOWN_DANGER_NEAR * (enemy & ring2).count() as i32;
             v -= TOWN_DANGER_FAR * (enemy & ring4 & !ring2).count() as i32;
             v += TOWN_GUARD * (s & ring1).count().min(3) as i32;
-            debug_assert!(town_bb.contains(town));
         }
         v
-    }
-
-    /// Squares within `n` king steps of `bb` (for tests of the zones).
-    #[cfg(test)]
-    pub(crate) fn zone(&self, bb: Bb, n: usize) -> Bb {
-        (0..n).fold(bb, |acc, _| self.t.king_area(acc))
     }
 }

@@ -24,11 +24,34 @@
 use super::position::CannonPosition;
 use super::tables::{delta, forward, reverse, Bb};
 use crate::board::geometry::{Offset, EAST, NORTH, NORTH_EAST, NORTH_WEST, WEST};
-use crate::board::Square;
+use crate::board::{Color, Square};
 use crate::games::{Move, MoveKind, MoveList};
 
 /// The four line directions a cannon can lie along; each line is also used reversed.
 pub const LINES: [Offset; 4] = [NORTH, EAST, NORTH_EAST, NORTH_WEST];
+
+/// A side's cannons along each of the four [`LINES`]: the low ends `x` (with `x + d` and
+/// `x + 2d` also its soldiers) and the high ends `x + 2d`.
+pub(crate) struct Guns {
+    pub low: [Bb; 4],
+    pub high: [Bb; 4],
+}
+
+impl Guns {
+    /// Soldiers that belong to at least one cannon.
+    pub fn members(&self, t: &super::tables::CannonTables) -> Bb {
+        let mut m = Bb::EMPTY;
+        for (i, line) in LINES.into_iter().enumerate() {
+            m |= self.low[i] | t.shift(self.low[i], line) | self.high[i];
+        }
+        m
+    }
+
+    /// Number of cannons (a line of four counts two).
+    pub fn count(&self) -> u32 {
+        self.low.iter().map(|b| b.count()).sum()
+    }
+}
 
 /// The piece code of a town, in drop moves.
 pub const TOWN_CODE: u8 = 1;
@@ -133,13 +156,27 @@ impl CannonPosition {
         }
     }
 
-    /// Squares of `them` pieces that the side `us` could capture or shoot next move, if it
-    /// were its turn (used by the evaluation).
-    pub(crate) fn attacked_by(&self, us: crate::board::Color) -> Bb {
+    /// A side's cannons, found once for everything the evaluation asks about them.
+    pub(crate) fn guns(&self, soldiers: Bb) -> Guns {
+        let mut guns = Guns {
+            low: [Bb::EMPTY; 4],
+            high: [Bb::EMPTY; 4],
+        };
+        for (i, line) in LINES.into_iter().enumerate() {
+            let low = self.cannon_lows(soldiers, line);
+            if low.any() {
+                guns.low[i] = low;
+                guns.high[i] = self.t.shift(self.t.shift(low, line), line);
+            }
+        }
+        guns
+    }
+
+    /// Pieces of the other side that `us` could capture or shoot next move, if it were its
+    /// turn, given its cannons.
+    pub(crate) fn attacks_with(&self, us: Color, guns: &Guns) -> Bb {
         let t = self.t;
-        let them = !us;
         let s = self.soldiers[us.index()];
-        let enemy = self.pieces(them);
         let empty = t.geo.valid() & !self.occupied();
         let fwd = forward(us);
         let mut hit = Bb::EMPTY;
@@ -157,18 +194,22 @@ impl CannonPosition {
         } else {
             t.geo.valid()
         };
-        for line in LINES {
-            let low = self.cannon_lows(s, line);
-            if low.is_empty() {
+        for (i, line) in LINES.into_iter().enumerate() {
+            if guns.low[i].is_empty() {
                 continue;
             }
-            let high = t.shift(t.shift(low, line), line);
-            for (front, d) in [(high, line), (low, reverse(line))] {
+            for (front, d) in [(guns.high[i], line), (guns.low[i], reverse(line))] {
                 let second = t.shift(t.shift(front, d) & empty, d);
                 hit |= second | t.shift(second & third_ok, d);
             }
         }
-        hit & enemy
+        hit & self.pieces(!us)
+    }
+
+    /// [`CannonPosition::attacks_with`] for the side's current cannons.
+    #[cfg(test)]
+    pub(crate) fn attacked_by(&self, us: Color) -> Bb {
+        self.attacks_with(us, &self.guns(self.soldiers[us.index()]))
     }
 
     /// Whether a move takes something (a capture or a shot).

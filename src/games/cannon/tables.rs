@@ -55,7 +55,12 @@ pub struct CannonTables {
     pub keys: CannonKeys,
     /// Where each side may place its town: its first rank without the corners.
     pub town_squares: [Bb; 2],
+    /// Squares within 1, 2 and 4 king steps of each square (for town safety).
+    pub zones: [[Bb; FILES * RANKS]; 3],
 }
+
+/// The distances of [`CannonTables::zones`].
+pub const ZONE_STEPS: [usize; 3] = [1, 2, 4];
 
 impl CannonTables {
     fn new() -> Self {
@@ -65,11 +70,19 @@ impl CannonTables {
             geo.rank_mask(0) & !corners,
             geo.rank_mask(RANKS - 1) & !corners,
         ];
-        CannonTables {
+        let mut tables = CannonTables {
             geo,
             keys: CannonKeys::new(),
             town_squares,
+            zones: [[Bb::EMPTY; FILES * RANKS]; 3],
+        };
+        for (i, steps) in ZONE_STEPS.into_iter().enumerate() {
+            for sq in tables.geo.valid() {
+                let zone = (0..steps).fold(Bb::from_square(sq), |acc, _| tables.king_area(acc));
+                tables.zones[i][sq.index()] = zone;
+            }
         }
+        tables
     }
 
     /// Shorthand for the geometry's shift.

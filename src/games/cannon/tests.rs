@@ -25,8 +25,8 @@ fn fen_of(pieces: &str, side: char) -> String {
     for rank in (0..10).rev() {
         let mut row = String::new();
         let mut empty = 0;
-        for file in 0..10 {
-            match grid[rank][file] {
+        for &cell in &grid[rank] {
+            match cell {
                 '.' => empty += 1,
                 c => {
                     if empty > 0 {
@@ -564,11 +564,12 @@ fn evaluation_is_symmetric_and_sees_the_obvious() {
     assert!(lose.evaluate() < -200);
     let start = CannonPosition::new_game("cannon").unwrap();
     assert!(start.evaluate().abs() < 50);
-    let zone = start.zone(
-        super::tables::Bb::from_square(crate::board::Square::new(0)),
-        2,
-    );
-    assert_eq!(zone.count(), 9);
+    // Town-safety zones: a1 has 4, 9 and 25 squares within 1, 2 and 4 king steps; e5 has 9,
+    // 25 and 81.
+    let zones = &start.t.zones;
+    let count = |sq: usize| zones.iter().map(|z| z[sq].count()).collect::<Vec<_>>();
+    assert_eq!(count(0), [4, 9, 25]);
+    assert_eq!(count(44), [9, 25, 81]);
 }
 
 #[test]
@@ -788,6 +789,27 @@ fn reference_generator_agrees_on_perft() {
 pub const MIDDLE_GAME: &str =
     "3t6/1s1s3s1s/1s1s1s4/3s1S1s2/2S1s1S3/s2S2S3/S3S1S1S1/S1S3S3/S1S1s5/6T3[] w - - 0 12";
 
+/// The FEN of the position seen from the other side: ranks flipped, colours swapped.
+fn mirror_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let (board, hand) = fields[0].split_once('[').unwrap();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let board: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|r| r.chars().map(swap).collect())
+        .collect();
+    let hand: String = hand.chars().map(swap).collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    format!("{}[{hand} {side} - - 0 1", board.join("/"))
+}
+
 /// Plays random games (moves chosen by the given indices) and checks every position on the
 /// way: the bitboard generator against the reference, unique strings, keys, FEN round trips,
 /// and make/unmake of every legal move.
@@ -827,6 +849,17 @@ fn check_random_game(start: &str, picks: &[u16], clear: bool) -> Result<(), Test
         let reread = p.with_fen(&fen).unwrap();
         prop_assert_eq!(reread.to_fen(), fen.clone());
         prop_assert_eq!(reread.key(), key);
+        // The mirror image (ranks flipped, colours swapped) has as many moves and the same
+        // evaluation for the side to move.
+        if let Ok(mirror) = p.with_fen(&mirror_fen(&fen)) {
+            let mut mirror_moves = MoveList::new();
+            mirror.legal_moves(&mut mirror_moves);
+            prop_assert_eq!(mirror_moves.len(), list.len());
+            prop_assert_eq!(mirror.evaluate(), p.evaluate(), "mirror of {}", fen);
+        } else {
+            // Only the placement phase has no mirror (white always places first).
+            prop_assert!(p.town_in_hand(Color::White) || p.town_in_hand(Color::Black));
+        }
         for &m in &list {
             for notation in [Notation::Uci, Notation::XBoard] {
                 prop_assert_eq!(
@@ -884,5 +917,30 @@ fn reference_generator_perft_5() {
             n,
             "CannonClearShot={clear}"
         );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Bad input is an error, never a panic: random text, and random edits of a good FEN.
+    #[test]
+    fn any_fen_or_move_text_is_refused_or_read_without_panic(
+        text in "\\PC{0,80}",
+        cut in 0usize..120,
+        insert in "[0-9a-zT\\[\\]/ @,-]{0,4}",
+    ) {
+        let _ = CannonPosition::from_fen(&text, false);
+        let mut edited: String = MIDDLE_GAME.chars().take(cut).collect();
+        edited += &insert;
+        edited.extend(MIDDLE_GAME.chars().skip(cut + 1));
+        if let Ok(p) = CannonPosition::from_fen(&edited, false) {
+            prop_assert_eq!(p.with_fen(&p.to_fen()).unwrap().to_fen(), p.to_fen());
+        }
+        let p = CannonPosition::from_fen(MIDDLE_GAME, false).unwrap();
+        for notation in [Notation::Uci, Notation::XBoard] {
+            let _ = p.parse_move(&text, notation);
+            let _ = p.parse_move(&insert, notation);
+        }
     }
 }

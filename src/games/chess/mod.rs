@@ -7,6 +7,7 @@ mod movegen;
 mod piece;
 mod position;
 mod rules;
+mod san;
 mod tables;
 
 pub use eval::role_value;
@@ -218,6 +219,10 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
 
     fn move_to_string(&self, m: Move, notation: Notation) -> String {
         self.move_string(m, notation)
+    }
+
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.san(m)
     }
 
     fn evaluate(&self) -> i32 {

@@ -87,12 +87,41 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.generate_piece_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
         self.generate_pawn_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
         self.generate_variant_moves(&mut pseudo);
+        // Out of check, only a move that changes a square on a line through the king (rook,
+        // bishop or, with nightriders, knight lines on the empty board) can expose it: leaper
+        // attacks do not depend on the board, and a captured piece off those lines attacked
+        // nothing that matters. Every other move is legal without a test.
+        let in_check = self.is_attacked(ksq, self.occupied(), !us);
+        let hot = if in_check {
+            t.geo.valid()
+        } else {
+            let lines = t.rook_line(ksq) | t.bishop_line(ksq);
+            if R::CANNONRIDERS {
+                lines | t.rays.nightrider_attacks(ksq, Bitboard::EMPTY)
+            } else {
+                lines
+            }
+        };
         for &m in &pseudo {
-            if m.kind() == MoveKind::EnPassant || self.leaves_king_safe(m, ksq) {
+            // Squares the move changes besides `from` and `to`: a drop's relocated pawn.
+            let extra = match m.kind() {
+                MoveKind::EnPassant => {
+                    // Tested as it was generated.
+                    out.push(m);
+                    continue;
+                }
+                MoveKind::Drop => self.drop_pawn_square(m.to()),
+                _ => m.from(),
+            };
+            let quiet = m.from() != ksq
+                && !hot.contains(m.from())
+                && !hot.contains(m.to())
+                && !hot.contains(extra);
+            if quiet || self.leaves_king_safe(m, ksq) {
                 out.push(m);
             }
         }
-        if self.castling != 0 && !self.is_attacked(ksq, self.occupied(), !us) {
+        if self.castling != 0 && !in_check {
             self.generate_castling(out, ksq);
         }
     }
@@ -109,13 +138,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         match m.kind() {
             MoveKind::Drop => {
                 // The cannon appears where the pawn stood; the pawn lands two squares ahead.
-                let fwd = self.t.forward(us);
-                let pawn_to = self
-                    .t
-                    .geo
-                    .step(self.t.geo.step(m.to(), fwd).unwrap(), fwd)
-                    .unwrap();
-                let occ = occ | Bitboard::from_square(pawn_to);
+                let occ = occ | Bitboard::from_square(self.drop_pawn_square(m.to()));
                 !self.attackers_among(ksq, occ, them, !us).any()
             }
             _ => {
@@ -124,6 +147,17 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 !self.attackers_among(king, occ, them & !to, !us).any()
             }
         }
+    }
+
+    /// Where the pawn goes when a cannon is dropped on its square `sq`: two squares ahead.
+    #[inline]
+    pub(crate) fn drop_pawn_square(&self, sq: Square) -> Square {
+        let two = 2 * self.t.geo.files();
+        Square::new(if self.side == Color::White {
+            sq.index() + two
+        } else {
+            sq.index() - two
+        } as u8)
     }
 
     /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept on their line.

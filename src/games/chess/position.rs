@@ -278,21 +278,16 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             MoveKind::Drop => {
                 // A cannon from the reserve replaces a pawn, which moves two squares ahead and
                 // can be taken en passant on the square it passed.
-                let step = t.geo.files();
-                let (passed, pawn_to) = if us == Color::White {
-                    (to.index() + step, to.index() + 2 * step)
-                } else {
-                    (to.index() - step, to.index() - 2 * step)
-                };
+                let pawn_to = self.drop_pawn_square(to);
+                let passed = Square::new(((to.index() + pawn_to.index()) / 2) as u8);
                 let pawn = self.remove(to);
-                self.put(pawn, Square::new(pawn_to as u8));
+                self.put(pawn, pawn_to);
                 self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
                 self.set_reserve(us, self.reserve[us.index()] - 1);
                 self.halfmove = 0;
-                let ep = Square::new(passed as u8);
-                if self.ep_capturable(ep, !us) {
-                    self.ep = Some(ep);
-                    self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
+                if self.ep_capturable(passed, !us) {
+                    self.ep = Some(passed);
+                    self.key ^= t.keys.en_passant[t.geo.file_of(passed)];
                 }
             }
             _ => {
@@ -362,14 +357,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 self.put(Piece::from_code(undo.captured), cap);
             }
             MoveKind::Drop => {
-                let step = self.t.geo.files();
-                let pawn_to = if us == Color::White {
-                    to.index() + 2 * step
-                } else {
-                    to.index() - 2 * step
-                };
+                let pawn_to = self.drop_pawn_square(to);
                 self.remove(to);
-                let pawn = self.remove(Square::new(pawn_to as u8));
+                let pawn = self.remove(pawn_to);
                 self.put(pawn, to);
                 self.reserve[us.index()] += 1;
             }

@@ -16,7 +16,8 @@ use crate::board::Color;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, Outcome, RuleOption};
 use crate::search::{
-    Bound, Limits, PvInfo, Score, SearchControl, SearchOptions, SearchResult, TranspositionTable,
+    Bound, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult,
+    TranspositionTable,
 };
 use clock::Clock;
 use std::sync::mpsc::RecvTimeoutError;
@@ -341,7 +342,12 @@ impl XBoard {
                     &tt,
                     &thread_ctl,
                     NOTATION,
-                    &mut |info: PvInfo<String>| {
+                    &mut |report: Report<String>| {
+                        // The final result comes back from the thread itself; only lines of
+                        // analysis are shown while it runs.
+                        let Report::Info(info) = report else {
+                            return;
+                        };
                         if info.depth == 0 || info.bound == Some(Bound::Lower) {
                             return;
                         }

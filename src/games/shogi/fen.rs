@@ -1,0 +1,294 @@
+//! FEN reading and writing in Fairy-Stockfish's form for Cannon Shogi: `+X` for promoted
+//! pieces, hands in brackets after the board (`[GPup]`, `[]` or `[-]` when empty), then side,
+//! castling and en-passant fields (always `-`), halfmove clock and fullmove number. The short
+//! variants.ini form (`...[-] w 0 1`) and SFEN (`sfen <board> b - 1`) are read too.
+
+use super::piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER};
+use super::position::ShogiPosition;
+use super::tables::{FILES, MAX_HAND, RANKS};
+use crate::board::Color;
+use crate::games::{err, GameError};
+
+/// Reads the board part (ranks from the top, `+` before promoted pieces) onto `pos`.
+fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
+    let geo = &pos.t.geo;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != RANKS {
+        return err(format!(
+            "FEN board has {} ranks, Cannon Shogi has {RANKS}",
+            rows.len()
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = RANKS - 1 - i;
+        let mut file = 0usize;
+        let mut promoted = false;
+        for c in row.chars() {
+            if promoted && !c.is_ascii_alphabetic() {
+                return err(format!("FEN rank {}: '+' must precede a piece", rank + 1));
+            }
+            if let Some(d) = c.to_digit(10) {
+                if d == 0 {
+                    return err(format!("FEN rank {} has an empty run of 0", rank + 1));
+                }
+                file += d as usize;
+            } else if c == '+' {
+                promoted = true;
+                continue;
+            } else {
+                let Some(role) = Role::from_letter(c) else {
+                    return err(format!("FEN has an unknown piece letter '{c}'"));
+                };
+                let role = if promoted {
+                    if !role.can_promote() {
+                        return err(format!("FEN: '+{c}' is not a piece ({c} cannot promote)"));
+                    }
+                    role.promoted()
+                } else {
+                    role
+                };
+                promoted = false;
+                if file >= FILES {
+                    return err(format!("FEN rank {} is too long", rank + 1));
+                }
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let sq = geo
+                    .square(file as i32, rank as i32)
+                    .expect("inside the board");
+                pos.put(Piece::new(color, role), sq);
+                file += 1;
+            }
+            if file > FILES {
+                return err(format!("FEN rank {} is too long", rank + 1));
+            }
+        }
+        if promoted {
+            return err(format!("FEN rank {} ends with '+'", rank + 1));
+        }
+        if file != FILES {
+            return err(format!(
+                "FEN rank {} has {file} squares, the board has {FILES} files",
+                rank + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Adds `count` pieces written as `c` to the right hand.
+fn add_to_hand(pos: &mut ShogiPosition, c: char, count: usize) -> Result<(), GameError> {
+    let Some(role) = Role::from_letter(c) else {
+        return err(format!("hand has an unknown piece letter '{c}'"));
+    };
+    if role == Role::King {
+        return err("a king cannot be in hand");
+    }
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let n = pos.hands[color.index()][role.index()] as usize + count;
+    if n >= MAX_HAND {
+        return err(format!("too many '{c}' in hand ({n})"));
+    }
+    pos.set_hand(color, role.index(), n as u8);
+    Ok(())
+}
+
+/// Reads a hand: letters, each optionally preceded by a count (`2P` as in SFEN); `-` or
+/// nothing for an empty hand.
+fn parse_hand(pos: &mut ShogiPosition, hand: &str) -> Result<(), GameError> {
+    if hand == "-" {
+        return Ok(());
+    }
+    let mut count: Option<usize> = None;
+    for c in hand.chars() {
+        if let Some(d) = c.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + d as usize;
+            if n >= MAX_HAND {
+                return err(format!("hand count {n} is too large"));
+            }
+            count = Some(n);
+        } else {
+            add_to_hand(pos, c, count.take().unwrap_or(1))?;
+        }
+    }
+    if count.is_some() {
+        return err("hand ends with a count and no piece");
+    }
+    Ok(())
+}
+
+/// Checks what every position needs: one king each, and the side that just moved not left
+/// in check.
+fn finish(mut pos: ShogiPosition) -> Result<ShogiPosition, GameError> {
+    for c in Color::BOTH {
+        let kings = (pos.by_kind[Kind::King.index()] & pos.by_color[c.index()]).count();
+        if kings != 1 {
+            return err(format!(
+                "FEN must have exactly one {} king, it has {kings}",
+                c.name().to_lowercase()
+            ));
+        }
+    }
+    if pos.king_attackers(!pos.side).any() {
+        return err("the side not to move is in check");
+    }
+    pos.checkers = pos.king_attackers(pos.side);
+    debug_assert_eq!(pos.key, pos.compute_key());
+    Ok(pos)
+}
+
+fn parse_number(s: &str, what: &str) -> Result<u32, GameError> {
+    s.parse()
+        .map_err(|_| GameError(format!("FEN {what} '{s}' is not a number")))
+}
+
+impl ShogiPosition {
+    /// Reads a FEN (Fairy-Stockfish's form), the variants.ini short form, or `sfen ...`.
+    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
+        let fen = fen.trim();
+        if let Some(rest) = fen.strip_prefix("sfen ") {
+            return Self::from_sfen(rest);
+        }
+        let mut fields = fen.split_whitespace();
+        let Some(first) = fields.next() else {
+            return err("empty FEN");
+        };
+        let mut pos = ShogiPosition::empty();
+        let (board, hand) = match first.find('[') {
+            Some(i) => {
+                let Some(hand) = first[i + 1..].strip_suffix(']') else {
+                    return err("FEN hand must end with ']' right after the pieces");
+                };
+                (&first[..i], hand)
+            }
+            None => (first, ""),
+        };
+        parse_board(&mut pos, board)?;
+        if hand.contains(['[', ']']) {
+            return err("FEN hand has a stray bracket");
+        }
+        parse_hand(&mut pos, hand)?;
+        match fields.next() {
+            None | Some("w") => {}
+            Some("b") => {
+                pos.side = Color::Black;
+                pos.key ^= pos.t.keys.side;
+            }
+            Some(s) => return err(format!("FEN side to move '{s}' is not w or b")),
+        }
+        // Castling and en passant never exist here: accept '-' in their place, or nothing
+        // (the variants.ini form goes straight to the counters).
+        let rest: Vec<&str> = fields.collect();
+        let mut i = 0;
+        while i < rest.len() && i < 2 && rest[i].parse::<u32>().is_err() {
+            if rest[i] != "-" {
+                return err(format!(
+                    "FEN field '{}': Cannon Shogi has no castling or en passant",
+                    rest[i]
+                ));
+            }
+            i += 1;
+        }
+        let numbers = &rest[i..];
+        if numbers.len() > 2 {
+            return err(format!(
+                "FEN has extra fields: '{}'",
+                numbers[2..].join(" ")
+            ));
+        }
+        let halfmove = numbers
+            .first()
+            .map_or(Ok(0), |s| parse_number(s, "halfmove clock"))?;
+        let fullmove = numbers
+            .get(1)
+            .map_or(Ok(1), |s| parse_number(s, "fullmove number"))?;
+        pos.halfmove = halfmove.min(u16::MAX as u32) as u16;
+        pos.game_ply = 2 * (fullmove.clamp(1, 1 << 20) - 1) + u32::from(pos.side == Color::Black);
+        finish(pos)
+    }
+
+    /// Reads an SFEN: board, side (`b` = sente = white), hand with counts, move number.
+    pub fn from_sfen(sfen: &str) -> Result<Self, GameError> {
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        if fields.len() < 3 || fields.len() > 4 {
+            return err("SFEN needs board, side, hand and (optionally) the move number");
+        }
+        let mut pos = ShogiPosition::empty();
+        parse_board(&mut pos, fields[0])?;
+        match fields[1] {
+            "b" => {}
+            "w" => {
+                pos.side = Color::Black;
+                pos.key ^= pos.t.keys.side;
+            }
+            s => return err(format!("SFEN side to move '{s}' is not b or w")),
+        }
+        parse_hand(&mut pos, fields[2])?;
+        let ply = fields
+            .get(3)
+            .map_or(Ok(1), |s| parse_number(s, "move number"))?;
+        // Fairy-Stockfish reads the SFEN move number as a ply count.
+        pos.game_ply = ply.clamp(1, 1 << 20) - 1;
+        finish(pos)
+    }
+
+    /// The FEN in Fairy-Stockfish's form.
+    pub fn fen(&self) -> String {
+        let geo = &self.t.geo;
+        let mut s = String::new();
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                let sq = geo
+                    .square(file as i32, rank as i32)
+                    .expect("inside the board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s += &p.fen();
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push('[');
+        for c in Color::BOTH {
+            for role in HAND_ORDER {
+                let letter = Piece::new(c, role).fen();
+                for _ in 0..self.hands[c.index()][role.index()] {
+                    s += &letter;
+                }
+            }
+        }
+        s.push(']');
+        let side = if self.side == Color::White { 'w' } else { 'b' };
+        let black = u32::from(self.side == Color::Black);
+        let fullmove = 1 + (self.game_ply.saturating_sub(black)) / 2;
+        s += &format!(" {side} - - {} {fullmove}", self.halfmove);
+        s
+    }
+
+    /// Total pieces of `c` in hand.
+    pub fn hand_size(&self, c: Color) -> u32 {
+        self.hands[c.index()][..HAND_KINDS]
+            .iter()
+            .map(|&n| n as u32)
+            .sum()
+    }
+}

@@ -1,0 +1,380 @@
+//! PGN: writing finished games (seven tag roster, variant and start tags, cutechess-style move
+//! comments) and reading openings from EPD and PGN files.
+
+use super::engine::Score;
+use super::game::GameRecord;
+use crate::games::registry::VariantInfo;
+use crate::games::Notation;
+use crate::protocol::engine::Session;
+use std::fmt::Write as _;
+
+/// What the PGN header needs besides the game itself.
+pub struct PgnContext<'a> {
+    pub event: &'a str,
+    pub site: &'a str,
+    pub date: &'a str,
+    pub round: u32,
+    pub variant: &'static VariantInfo,
+    pub time_control: String,
+}
+
+/// A tag value with PGN's escapes.
+fn quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `{+0.31/12 0.53s}` as cutechess writes it; mates as `+M5`.
+fn comment(score: Option<Score>, depth: Option<u32>, secs: f64) -> String {
+    let mut c = String::new();
+    if let Some(s) = score {
+        match s {
+            Score::Cp(cp) => {
+                let _ = write!(c, "{:+.2}", cp as f64 / 100.0);
+            }
+            Score::Mate(m) => {
+                let _ = write!(c, "{}M{}", if m > 0 { '+' } else { '-' }, m.abs());
+            }
+        }
+        let _ = write!(c, "/{}", depth.unwrap_or(0));
+        c.push(' ');
+    }
+    let _ = write!(c, "{}s", format_secs(secs));
+    c
+}
+
+fn format_secs(secs: f64) -> String {
+    if secs >= 10.0 {
+        format!("{secs:.1}")
+    } else {
+        format!("{secs:.3}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    }
+}
+
+/// The whole game as PGN text, ending with an empty line.
+pub fn write_game(ctx: &PgnContext, g: &GameRecord) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
+    };
+    tag("Event", ctx.event);
+    tag("Site", ctx.site);
+    tag("Date", ctx.date);
+    tag("Round", &ctx.round.to_string());
+    tag("White", &g.white);
+    tag("Black", &g.black);
+    tag("Result", g.result.pgn());
+    if ctx.variant.name != "chess" {
+        tag("Variant", ctx.variant.name);
+    }
+    if let Some(fen) = &g.start_fen {
+        tag("FEN", fen);
+        tag("SetUp", "1");
+    }
+    tag("PlyCount", &g.moves.len().to_string());
+    tag("TimeControl", &ctx.time_control);
+    tag("Termination", g.termination.pgn());
+    out.push('\n');
+
+    // Move numbers follow the start position's side to move and full-move number.
+    let (mut number, mut black_to_move) = start_move_number(g.start_fen.as_deref());
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        if !black_to_move {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(m.text.pgn.clone());
+        if m.book {
+            tokens.push("{book}".to_string());
+        } else {
+            tokens.push(format!(
+                "{{{}}}",
+                comment(m.score, m.depth, m.time.as_secs_f64())
+            ));
+        }
+        if black_to_move {
+            number += 1;
+        }
+        black_to_move = !black_to_move;
+    }
+    if !g.reason.is_empty() {
+        tokens.push(format!("{{{}}}", g.reason.replace('}', ")")));
+    }
+    tokens.push(g.result.pgn().to_string());
+    // Lines of at most 80 characters; a comment may be split at its spaces.
+    let mut line = String::new();
+    for tok in tokens.iter().flat_map(|t| t.split(' ')) {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 80 {
+            out += &line;
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += tok;
+    }
+    out += &line;
+    out += "\n\n";
+    out
+}
+
+/// Full-move number and "black to move" of a FEN's last two fields (1 and white by default).
+/// Games whose FEN has no such fields start at move 1 with white.
+fn start_move_number(fen: Option<&str>) -> (u32, bool) {
+    let Some(fen) = fen else { return (1, false) };
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let black = fields.get(1).is_some_and(|s| *s == "b");
+    let number = fields
+        .last()
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|_| fields.len() >= 6)
+        .unwrap_or(1)
+        .max(1);
+    (number, black)
+}
+
+/// A game start read from an opening file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// `None` for the variant's start position.
+    pub fen: Option<String>,
+    /// Moves in UCI notation.
+    pub moves: Vec<String>,
+}
+
+/// Reads an EPD file: one position per line; operations after the fields are ignored.
+pub fn read_epd(text: &str, variant: &VariantInfo) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        // Try the most fields that form a position the game accepts (EPD has four for chess,
+        // followed by operations such as `bm Nf3` or `id "x"`).
+        let mut found = None;
+        for k in (1..=fields.len().min(8)).rev() {
+            let fen = fields[..k].join(" ");
+            let mut s = (variant.new_session)();
+            if s.set_position(Some(&fen), &[], Notation::Uci).is_ok() {
+                found = Some(s.fen());
+                break;
+            }
+        }
+        match found {
+            Some(fen) => out.push(Opening {
+                fen: Some(fen),
+                moves: Vec::new(),
+            }),
+            None => return Err(format!("line {}: not a {} position", n + 1, variant.name)),
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the games of a PGN file as openings: the FEN tag, then at most `plies` moves (SAN or
+/// coordinates), skipping comments, variations, NAGs and move numbers.
+pub fn read_pgn(
+    text: &str,
+    variant: &VariantInfo,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    let mut fen: Option<String> = None;
+    let mut movetext = String::new();
+    let mut in_moves = false;
+    let flush = |fen: &mut Option<String>, movetext: &mut String, out: &mut Vec<Opening>| {
+        if movetext.trim().is_empty() && fen.is_none() {
+            return Ok(());
+        }
+        let o = parse_game(fen.take(), movetext, variant, plies)
+            .map_err(|e| format!("game {}: {e}", out.len() + 1))?;
+        out.push(o);
+        movetext.clear();
+        Ok::<(), String>(())
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if in_moves {
+                flush(&mut fen, &mut movetext, &mut out)?;
+                in_moves = false;
+            }
+            if let Some(v) = tag_value(t, "FEN") {
+                fen = Some(v);
+            }
+        } else if !t.is_empty() && !t.starts_with('%') {
+            in_moves = true;
+            movetext += t;
+            movetext.push('\n');
+        }
+    }
+    flush(&mut fen, &mut movetext, &mut out)?;
+    Ok(out)
+}
+
+fn tag_value(line: &str, name: &str) -> Option<String> {
+    let inner = line.trim_start_matches('[').trim_end_matches(']');
+    let (n, v) = inner.split_once(char::is_whitespace)?;
+    (n == name).then(|| v.trim().trim_matches('"').replace("\\\"", "\""))
+}
+
+/// Plays the movetext of one game on the variant, returning its moves in UCI notation.
+fn parse_game(
+    fen: Option<String>,
+    movetext: &str,
+    variant: &VariantInfo,
+    plies: Option<usize>,
+) -> Result<Opening, String> {
+    let mut session = (variant.new_session)();
+    session
+        .set_position(fen.as_deref(), &[], Notation::Uci)
+        .map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    let limit = plies.unwrap_or(usize::MAX);
+    for tok in movetext_tokens(movetext) {
+        if moves.len() >= limit {
+            break;
+        }
+        let mv = find_move(session.as_ref(), &tok)
+            .ok_or_else(|| format!("'{tok}' is not a legal move in {}", session.fen()))?;
+        session
+            .play(&mv, Notation::Uci)
+            .map_err(|e| e.to_string())?;
+        moves.push(mv);
+    }
+    Ok(Opening { fen, moves })
+}
+
+/// The move words of PGN movetext.
+fn movetext_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut word = String::new();
+    let push = |w: &mut String, out: &mut Vec<String>| {
+        let is_result = matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
+        let t = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if !t.is_empty() && !t.starts_with('$') && !is_result && !w.ends_with('.') {
+            out.push(t.to_string());
+        }
+        w.clear();
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_comment {
+            in_comment = c != '}';
+            continue;
+        }
+        match c {
+            '{' => {
+                push(&mut word, &mut out);
+                in_comment = true;
+            }
+            ';' => {
+                push(&mut word, &mut out);
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                push(&mut word, &mut out);
+                depth += 1;
+            }
+            ')' => {
+                word.clear();
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_whitespace() => {
+                if depth == 0 {
+                    push(&mut word, &mut out);
+                } else {
+                    word.clear();
+                }
+            }
+            c => {
+                if depth == 0 {
+                    word.push(c);
+                }
+            }
+        }
+    }
+    if depth == 0 {
+        push(&mut word, &mut out);
+    }
+    out
+}
+
+/// A PGN move word as a UCI move string of the position: coordinates or SAN (check marks,
+/// annotation marks and `0-0` for `O-O` tolerated).
+fn find_move(session: &dyn Session, word: &str) -> Option<String> {
+    if let Ok(t) = session.move_text(word, Notation::Uci) {
+        return Some(t.uci);
+    }
+    let plain = |s: &str| {
+        s.trim_end_matches(['+', '#', '!', '?'])
+            .replace('0', "O")
+            .to_string()
+    };
+    let want = plain(word);
+    session.legal_moves(Notation::Uci).into_iter().find(|m| {
+        session
+            .move_text(m, Notation::Uci)
+            .is_ok_and(|t| plain(&t.pgn) == want)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry;
+
+    #[test]
+    fn movetext_skips_comments_variations_and_numbers() {
+        let t =
+            movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
+        assert_eq!(t, vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        assert_eq!(movetext_tokens("12...Nf6 13.O-O"), vec!["Nf6", "O-O"]);
+    }
+
+    #[test]
+    fn pgn_openings_read_san_and_stop_at_plies() {
+        let chess = registry::find("chess").unwrap();
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event \"y\"]\n\
+                    [FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O+ Kf7 *\n";
+        let o = read_pgn(text, chess, Some(4)).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].moves, vec!["e2e4", "e7e5", "g1f3", "b8c6"]);
+        assert_eq!(o[0].fen, None);
+        assert_eq!(o[1].moves, vec!["e1c1", "e8f7"]);
+        assert!(read_pgn("1. e4 e4 *", chess, None).is_err());
+    }
+
+    #[test]
+    fn epd_lines_drop_operations() {
+        let chess = registry::find("chess").unwrap();
+        let o = read_epd(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"a\";\n",
+            chess,
+        )
+        .unwrap();
+        assert_eq!(
+            o[0].fen.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        );
+        assert!(read_epd("not a position\n", chess).is_err());
+    }
+}

@@ -1,0 +1,635 @@
+//! The schedule (round-robin or gauntlet, colours, openings, game pairs), the worker threads
+//! that play it, and the running scores, SPRT and final table printed as games finish.
+
+use super::args::{OpeningFormat, Openings, Settings, TournamentKind};
+use super::engine::Engine;
+use super::game::{play_game, GameRecord, GameResult, GameSetup};
+use super::pgn::{read_epd, read_pgn, write_game, Opening, PgnContext};
+use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
+use crate::board::zobrist::SplitMix64;
+use crate::games::registry::{self, VariantInfo};
+use crate::games::Notation;
+use std::collections::{HashMap, VecDeque};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+
+/// One game of the schedule.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// 1-based, in schedule order.
+    pub number: usize,
+    pub round: u32,
+    pub white: usize,
+    pub black: usize,
+    /// The encounter's first engine (scores are from its point of view) and second.
+    pub pairing: (usize, usize),
+    pub opening: Arc<Opening>,
+    /// Games with the same pair id share an opening with colours reversed.
+    pub pair: Option<usize>,
+}
+
+/// A finished game with its place in the schedule.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub job: Job,
+    pub record: GameRecord,
+}
+
+/// The SPRT's verdict when it stopped the match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    H0,
+    H1,
+}
+
+/// What a match produced.
+#[derive(Debug)]
+pub struct MatchSummary {
+    pub names: Vec<String>,
+    /// In the order they finished.
+    pub games: Vec<FinishedGame>,
+    pub sprt: Option<SprtDecision>,
+}
+
+/// Where openings come from while the schedule is built.
+struct OpeningSource {
+    list: Vec<Opening>,
+    next: usize,
+    random_plies: Option<usize>,
+    rng: SplitMix64,
+    variant: &'static VariantInfo,
+}
+
+impl OpeningSource {
+    fn new(settings: &Settings, variant: &'static VariantInfo) -> Result<Self, String> {
+        let mut rng = SplitMix64::new(settings.seed ^ 0x6d61_7463_6821);
+        let mut src = OpeningSource {
+            list: Vec::new(),
+            next: 0,
+            random_plies: None,
+            rng: rng.clone(),
+            variant,
+        };
+        match &settings.openings {
+            Openings::None => {}
+            Openings::Random { plies } => src.random_plies = Some(*plies),
+            Openings::File {
+                path,
+                format,
+                random_order,
+                plies,
+                start,
+            } => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let mut list = match format {
+                    OpeningFormat::Epd => read_epd(&text, variant),
+                    OpeningFormat::Pgn => read_pgn(&text, variant, *plies),
+                }
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+                if list.is_empty() {
+                    return Err(format!("{} has no openings", path.display()));
+                }
+                if *random_order {
+                    // Fisher-Yates with the match seed, so a seed replays the same order.
+                    for i in (1..list.len()).rev() {
+                        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                        list.swap(i, j);
+                    }
+                }
+                src.next = (start - 1) % list.len();
+                src.list = list;
+            }
+        }
+        src.rng = rng;
+        Ok(src)
+    }
+
+    fn next(&mut self) -> Opening {
+        if let Some(plies) = self.random_plies {
+            return self.random_opening(plies);
+        }
+        if self.list.is_empty() {
+            return Opening {
+                fen: None,
+                moves: Vec::new(),
+            };
+        }
+        let o = self.list[self.next].clone();
+        self.next = (self.next + 1) % self.list.len();
+        o
+    }
+
+    /// `plies` random legal moves that do not end the game; tried again if they do.
+    fn random_opening(&mut self, plies: usize) -> Opening {
+        for _ in 0..100 {
+            let mut s = (self.variant.new_session)();
+            let mut moves = Vec::new();
+            while moves.len() < plies && s.outcome().is_none() {
+                let legal = s.legal_moves(Notation::Uci);
+                let m = legal[(self.rng.next_u64() % legal.len() as u64) as usize].clone();
+                s.play(&m, Notation::Uci).expect("legal move");
+                moves.push(m);
+            }
+            if s.outcome().is_none() {
+                return Opening { fen: None, moves };
+            }
+        }
+        Opening {
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// Every game of the match, in order.
+pub fn schedule(settings: &Settings, variant: &'static VariantInfo) -> Result<Vec<Job>, String> {
+    let n = settings.engines.len();
+    let encounters: Vec<(usize, usize)> = match settings.tournament {
+        TournamentKind::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
+        TournamentKind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+    };
+    let mut openings = OpeningSource::new(settings, variant)?;
+    let mut jobs = Vec::new();
+    let mut pair_id = 0;
+    let mut opening = Arc::new(openings.next());
+    for round in 0..settings.rounds {
+        for &(a, b) in &encounters {
+            for g in 0..settings.games {
+                let first_of_pair = !settings.repeat || g % 2 == 0;
+                if first_of_pair && !(jobs.is_empty() && round == 0 && g == 0) {
+                    opening = Arc::new(openings.next());
+                }
+                if settings.repeat && g % 2 == 0 {
+                    pair_id += 1;
+                }
+                // A pair is only whole if its second game is scheduled.
+                let pair =
+                    (settings.repeat && (g % 2 == 1 || g + 1 < settings.games)).then_some(pair_id);
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    number: jobs.len() + 1,
+                    round: round + 1,
+                    white,
+                    black,
+                    pairing: (a, b),
+                    opening: opening.clone(),
+                    pair,
+                });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// Points of the encounter's first engine in a game.
+fn first_points(job: &Job, result: GameResult) -> f64 {
+    let white_points = match result {
+        GameResult::WhiteWins => 1.0,
+        GameResult::BlackWins => 0.0,
+        GameResult::Draw => 0.5,
+    };
+    if job.white == job.pairing.0 {
+        white_points
+    } else {
+        1.0 - white_points
+    }
+}
+
+/// Running statistics of one encounter, from its first engine's point of view.
+#[derive(Default)]
+struct EncounterStats {
+    tri: Trinomial,
+    penta: Pentanomial,
+    /// First halves of pairs whose second game has not finished.
+    half_pairs: HashMap<usize, f64>,
+}
+
+impl EncounterStats {
+    fn add(&mut self, job: &Job, points: f64) {
+        if points == 1.0 {
+            self.tri.wins += 1;
+        } else if points == 0.0 {
+            self.tri.losses += 1;
+        } else {
+            self.tri.draws += 1;
+        }
+        if let Some(p) = job.pair {
+            match self.half_pairs.remove(&p) {
+                Some(other) => self.penta.add(other, points),
+                None => {
+                    self.half_pairs.insert(p, points);
+                }
+            }
+        }
+    }
+}
+
+fn fmt_elo(e: &EloEstimate) -> String {
+    format!(
+        "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %",
+        e.elo,
+        e.error,
+        e.los * 100.0
+    )
+}
+
+fn progress_bar(done: usize, total: usize) -> String {
+    const WIDTH: usize = 30;
+    let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+    format!(
+        "[{}{}] {done}/{total}",
+        "=".repeat(filled),
+        " ".repeat(WIDTH - filled)
+    )
+}
+
+/// Today's date as PGN writes it, from the system clock (UTC).
+fn pgn_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Plays the whole match and prints as it goes.
+pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
+    let variant = registry::find(&settings.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (see `cannonade variants`)",
+            settings.variant
+        )
+    })?;
+    // Each engine must start and know the variant before any game is played.
+    let mut names = Vec::new();
+    for spec in &settings.engines {
+        let e = Engine::start(spec, settings.debug)?;
+        if !e.supports(variant) {
+            let n = e.name.clone();
+            e.quit();
+            return Err(format!(
+                "{n} does not announce the variant {}",
+                variant.name
+            ));
+        }
+        names.push(e.name.clone());
+        e.quit();
+    }
+    let jobs = schedule(settings, variant)?;
+    let total = jobs.len();
+    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel::<FinishedGame>();
+    let mut workers = Vec::new();
+    for _ in 0..settings.concurrency.min(total.max(1)) {
+        let queue = queue.clone();
+        let stop = stop.clone();
+        let tx = tx.clone();
+        let settings = settings.clone();
+        let names = names.clone();
+        workers.push(std::thread::spawn(move || {
+            worker(&settings, variant, &names, &queue, &stop, &tx, total)
+        }));
+    }
+    drop(tx);
+
+    let mut pgn_file = match &settings.pgnout {
+        Some(p) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let date = pgn_date();
+    let time_control = settings.engines[0]
+        .tc
+        .map(|tc| tc.pgn())
+        .or_else(|| {
+            settings.engines[0]
+                .st
+                .map(|st| format!("{}/move", st.as_secs_f64()))
+        })
+        .unwrap_or_else(|| "-".to_string());
+    let mut encounters: HashMap<(usize, usize), EncounterStats> = HashMap::new();
+    let mut standings = vec![Trinomial::default(); names.len()];
+    let mut summary = MatchSummary {
+        names: names.clone(),
+        games: Vec::new(),
+        sprt: None,
+    };
+    let quiet = settings.quiet;
+    for done in rx {
+        if stop.load(Ordering::SeqCst) {
+            continue;
+        }
+        let job = &done.job;
+        let rec = &done.record;
+        let (a, b) = job.pairing;
+        let points = first_points(job, rec.result);
+        let enc = encounters.entry((a, b)).or_default();
+        enc.add(job, points);
+        for (e, p) in [(a, points), (b, 1.0 - points)] {
+            let t = &mut standings[e];
+            if p == 1.0 {
+                t.wins += 1;
+            } else if p == 0.0 {
+                t.losses += 1;
+            } else {
+                t.draws += 1;
+            }
+        }
+        if let Some(f) = pgn_file.as_mut() {
+            let ctx = PgnContext {
+                event: &settings.event,
+                site: "?",
+                date: &date,
+                round: job.number as u32,
+                variant,
+                time_control: time_control.clone(),
+            };
+            f.write_all(write_game(&ctx, rec).as_bytes())
+                .map_err(|e| format!("cannot write the PGN file: {e}"))?;
+        }
+        let played = summary.games.len() + 1;
+        if !quiet {
+            let t = enc.tri;
+            println!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                job.number,
+                names[job.white],
+                names[job.black],
+                rec.result.pgn(),
+                rec.reason
+            );
+            println!(
+                "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+                names[a],
+                names[b],
+                t.wins,
+                t.losses,
+                t.draws,
+                t.score(),
+                t.games()
+            );
+            if settings.repeat && enc.penta.pairs() > 0 {
+                let p = enc.penta.0;
+                println!(
+                    "Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
+                    p[0],
+                    p[1],
+                    p[2],
+                    p[3],
+                    p[4],
+                    fmt_elo(&enc.penta.elo())
+                );
+            } else {
+                println!(
+                    "{}, DrawRatio: {:.1} %",
+                    fmt_elo(&t.elo()),
+                    100.0 * t.draws as f64 / t.games() as f64
+                );
+            }
+        }
+        if let Some(sprt) = settings.sprt {
+            let dist = if settings.repeat {
+                enc.penta.distribution()
+            } else {
+                enc.tri.distribution()
+            };
+            let have = dist.iter().any(|(_, c)| *c > 0.0);
+            let l = if have {
+                llr(&dist, sprt.elo0, sprt.elo1)
+            } else {
+                0.0
+            };
+            let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
+            if !quiet {
+                let pct = if l >= 0.0 { l / hi } else { l / lo } * 100.0;
+                println!(
+                    "SPRT: llr {l:.3} ({pct:.1}%), lbound {lo:.2}, ubound {hi:.2}{}",
+                    if l >= hi {
+                        " - H1 was accepted"
+                    } else if l <= lo {
+                        " - H0 was accepted"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            if l >= hi || l <= lo {
+                summary.sprt = Some(if l >= hi {
+                    SprtDecision::H1
+                } else {
+                    SprtDecision::H0
+                });
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if !quiet {
+            eprintln!("{}", progress_bar(played, total));
+        }
+        summary.games.push(done);
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    if !quiet && names.len() > 2 {
+        print_table(&names, &standings);
+    }
+    if !quiet {
+        println!("Finished match");
+    }
+    Ok(summary)
+}
+
+/// The round-robin table: every engine's score against the field, best first.
+fn print_table(names: &[String], standings: &[Trinomial]) {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&x, &y| standings[y].score().total_cmp(&standings[x].score()));
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    println!(
+        "Rank {:<width$} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "Name", "Elo", "+/-", "Games", "Score", "Draw"
+    );
+    for (rank, &i) in order.iter().enumerate() {
+        let t = standings[i];
+        if t.games() == 0 {
+            continue;
+        }
+        let e = t.elo();
+        println!(
+            "{:>4} {:<width$} {:>7.0} {:>7.0} {:>7} {:>6.1}% {:>6.1}%",
+            rank + 1,
+            names[i],
+            e.elo,
+            e.error,
+            t.games(),
+            100.0 * t.score(),
+            100.0 * t.draws as f64 / t.games() as f64
+        );
+    }
+}
+
+/// One worker thread: takes games from the queue and plays them, keeping its own engine
+/// processes between games and restarting any that failed.
+fn worker(
+    settings: &Settings,
+    variant: &'static VariantInfo,
+    names: &[String],
+    queue: &Mutex<VecDeque<Job>>,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<FinishedGame>,
+    total: usize,
+) {
+    let mut engines: Vec<Option<Engine>> = (0..settings.engines.len()).map(|_| None).collect();
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some(job) = queue.lock().expect("queue").pop_front() else {
+            break;
+        };
+        if !settings.quiet {
+            println!(
+                "Started game {} of {total} ({} vs {})",
+                job.number, names[job.white], names[job.black]
+            );
+        }
+        let record = play_one(settings, variant, &job, &mut engines);
+        for &b in &record.broken {
+            if let Some(mut e) = engines[b].take() {
+                e.kill();
+            }
+        }
+        if tx.send(FinishedGame { job, record }).is_err() {
+            break;
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// Starts the two engines if needed and plays one game; an engine that cannot start loses.
+fn play_one(
+    settings: &Settings,
+    variant: &'static VariantInfo,
+    job: &Job,
+    engines: &mut [Option<Engine>],
+) -> GameRecord {
+    for (idx, side) in [(job.white, "White"), (job.black, "Black")] {
+        if engines[idx].is_none() {
+            match Engine::start(&settings.engines[idx], settings.debug) {
+                Ok(e) => engines[idx] = Some(e),
+                Err(why) => {
+                    return GameRecord {
+                        white: settings.engines[job.white].display_name(),
+                        black: settings.engines[job.black].display_name(),
+                        start_fen: job.opening.fen.clone(),
+                        moves: Vec::new(),
+                        result: if side == "White" {
+                            GameResult::BlackWins
+                        } else {
+                            GameResult::WhiteWins
+                        },
+                        reason: format!("{side} could not start: {why}"),
+                        termination: super::game::Termination::Abandoned,
+                        broken: vec![idx],
+                    }
+                }
+            }
+        }
+    }
+    let mut w = engines[job.white].take().expect("started");
+    let mut b = engines[job.black].take().expect("started");
+    let setup = GameSetup {
+        variant,
+        start_fen: job.opening.fen.clone(),
+        opening: &job.opening.moves,
+        players: [job.white, job.black],
+        specs: [&settings.engines[job.white], &settings.engines[job.black]],
+        draw: settings.draw,
+        resign: settings.resign,
+        maxmoves: settings.maxmoves,
+        stall: settings.stall,
+    };
+    let record = play_game(&setup, [&mut w, &mut b]);
+    engines[job.white] = Some(w);
+    engines[job.black] = Some(b);
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::r#match::args::parse;
+
+    fn settings(s: &str) -> Settings {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn round_robin_schedule_pairs_openings_with_colours_reversed() {
+        let s = settings(
+            "-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -games 2 -repeat \
+             -rounds 2 -openings random plies=4 -seed 3",
+        );
+        let chess = registry::find("chess").unwrap();
+        let jobs = schedule(&s, chess).unwrap();
+        // Three encounters, two games each, two rounds.
+        assert_eq!(jobs.len(), 12);
+        for pair in jobs.chunks(2) {
+            assert_eq!(pair[0].pair, pair[1].pair);
+            assert!(pair[0].pair.is_some());
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening.moves.len(), 4);
+        }
+        assert_ne!(jobs[0].opening, jobs[2].opening);
+        assert_eq!(jobs[11].round, 2);
+        // The same seed gives the same openings.
+        let again = schedule(&s, chess).unwrap();
+        assert_eq!(again[5].opening, jobs[5].opening);
+    }
+
+    #[test]
+    fn gauntlet_plays_only_the_first_engine() {
+        let s = settings(
+            "-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -tournament gauntlet -games 3",
+        );
+        let jobs = schedule(&s, registry::find("chess").unwrap()).unwrap();
+        assert_eq!(jobs.len(), 6);
+        assert!(jobs.iter().all(|j| j.white == 0 || j.black == 0));
+        assert!(jobs.iter().all(|j| j.pair.is_none()));
+    }
+
+    #[test]
+    fn progress_and_date_formats() {
+        assert_eq!(progress_bar(0, 3), format!("[{}] 0/3", " ".repeat(30)));
+        assert_eq!(progress_bar(3, 3), format!("[{}] 3/3", "=".repeat(30)));
+        let d = pgn_date();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}
