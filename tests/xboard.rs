@@ -331,8 +331,10 @@ fn swedish_cannon_entry_is_written_as_gating() {
     assert!(e.run(&["usermove e2e4c", "usermove C@d7"]).is_empty());
     // d7's pawn went to d5 with Black's entry.
     assert_eq!(e.run(&["usermove d7d5"]), vec!["Illegal move: d7d5"]);
+    // XBoard's "no promotion" mark is understood.
+    assert!(e.run(&["usermove g1f3="]).is_empty());
     // A gating suffix on a move that is no entry is refused.
-    assert_eq!(e.run(&["usermove g1f3c"]), vec!["Illegal move: g1f3c"]);
+    assert_eq!(e.run(&["usermove g8f6c"]), vec!["Illegal move: g8f6c"]);
 }
 
 #[test]

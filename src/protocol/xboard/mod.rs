@@ -285,9 +285,11 @@ impl XBoard {
         }
     }
 
-    /// The engine's string of a move XBoard sent (see [`Self::gui_form`]); unknown strings are
-    /// returned unchanged, to be refused as illegal.
+    /// The engine's string of a move XBoard sent (see [`Self::gui_form`]; a trailing `=`, "no
+    /// promotion", is dropped); unknown strings are returned unchanged, to be refused as illegal.
     fn engine_form(&self, s: &str) -> String {
+        // In shogi-like games XBoard marks a move that could promote but does not with `=`.
+        let s = s.strip_suffix('=').unwrap_or(s);
         let legal = self.session.legal_moves(NOTATION);
         if legal.iter().any(|m| m == s) {
             return s.to_string();
