@@ -2,14 +2,18 @@
 //! ranks from the top, `/` between ranks, runs of empty squares as one- or two-digit numbers,
 //! `*` for a hole. Games add their own hands and fields around it.
 
+use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::square::Square;
 use super::word::BitWord;
 
 /// Reads a board field into `(square, letter)` pairs, checking the shape against `geo`: the
-/// number of ranks, the length of each rank, and holes exactly where the geometry has them.
+/// number of ranks, the length of each rank, and holes (`*`) exactly on the squares of the
+/// rectangle that are not in `exists` (usually `geo.valid()`; a game with squares beside the
+/// board, such as Chesstonia's cannon machinery, adds them).
 pub fn read_board<W: BitWord>(
     geo: &Geometry<W>,
+    exists: Bitboard<W>,
     board: &str,
 ) -> Result<Vec<(Square, char)>, String> {
     let rows: Vec<&str> = board.split('/').collect();
@@ -42,7 +46,7 @@ pub fn read_board<W: BitWord>(
                     let sq = geo
                         .square(f as i32, rank as i32)
                         .expect("inside the rectangle");
-                    if !geo.is_valid(sq) {
+                    if !exists.contains(sq) {
                         return Err(format!(
                             "FEN has an empty square where the board has a hole ({})",
                             geo.square_name(sq, false)
@@ -55,7 +59,7 @@ pub fn read_board<W: BitWord>(
             let Some(sq) = geo.square(file as i32, rank as i32) else {
                 return Err(format!("FEN rank {} is too long", rank + 1));
             };
-            match (c == '*', geo.is_valid(sq)) {
+            match (c == '*', exists.contains(sq)) {
                 (true, true) => {
                     return Err(format!(
                         "FEN has a hole on {}, which exists on this board",
@@ -85,9 +89,11 @@ pub fn read_board<W: BitWord>(
     Ok(pieces)
 }
 
-/// Writes a board field: `letter(sq)` gives the piece letter on a square, `None` when empty.
+/// Writes a board field: `letter(sq)` gives the piece letter on a square, `None` when empty;
+/// squares of the rectangle not in `exists` are written as holes (`*`).
 pub fn write_board<W: BitWord>(
     geo: &Geometry<W>,
+    exists: Bitboard<W>,
     letter: impl Fn(Square) -> Option<char>,
 ) -> String {
     let mut s = String::new();
@@ -97,7 +103,7 @@ pub fn write_board<W: BitWord>(
             let sq = geo
                 .square(file as i32, rank as i32)
                 .expect("inside the rectangle");
-            let c = if geo.is_valid(sq) {
+            let c = if exists.contains(sq) {
                 letter(sq)
             } else {
                 Some('*')
@@ -131,12 +137,12 @@ mod tests {
     fn ten_by_ten_board_round_trips_with_two_digit_runs() {
         let geo = Geometry::<u128>::new(10, 10, &[]);
         let board = "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/10";
-        let pieces = read_board(&geo, board).unwrap();
+        let pieces = read_board(&geo, geo.valid(), board).unwrap();
         assert_eq!(pieces.len(), 30);
         let a2 = geo.parse_square("a2", false).unwrap().0;
         let j9 = geo.parse_square("j9", false).unwrap().0;
         assert!(pieces.contains(&(a2, 'S')) && pieces.contains(&(j9, 's')));
-        let written = write_board(&geo, |sq| {
+        let written = write_board(&geo, geo.valid(), |sq| {
             pieces.iter().find(|(s, _)| *s == sq).map(|&(_, c)| c)
         });
         assert_eq!(written, board);
@@ -146,16 +152,24 @@ mod tests {
     fn bad_shapes_are_refused_with_a_reason() {
         let geo = Geometry::<u128>::new(10, 10, &[]);
         let nine_ranks = "10/10/10/10/10/10/10/10/10";
-        assert!(read_board(&geo, nine_ranks)
+        assert!(read_board(&geo, geo.valid(), nine_ranks)
             .unwrap_err()
             .contains("9 ranks"));
         let long = "11/10/10/10/10/10/10/10/10/10";
-        assert!(read_board(&geo, long).unwrap_err().contains("too long"));
+        assert!(read_board(&geo, geo.valid(), long)
+            .unwrap_err()
+            .contains("too long"));
         let short = "9/10/10/10/10/10/10/10/10/10";
-        assert!(read_board(&geo, short).unwrap_err().contains("9 squares"));
+        assert!(read_board(&geo, geo.valid(), short)
+            .unwrap_err()
+            .contains("9 squares"));
         let hole = "*9/10/10/10/10/10/10/10/10/10";
-        assert!(read_board(&geo, hole).unwrap_err().contains("hole"));
+        assert!(read_board(&geo, geo.valid(), hole)
+            .unwrap_err()
+            .contains("hole"));
         let zero = "0/10/10/10/10/10/10/10/10/10";
-        assert!(read_board(&geo, zero).unwrap_err().contains("run of 0"));
+        assert!(read_board(&geo, geo.valid(), zero)
+            .unwrap_err()
+            .contains("run of 0"));
     }
 }

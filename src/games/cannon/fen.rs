@@ -33,7 +33,7 @@ impl CannonPosition {
             None => (board_field, ""),
         };
         let geo = &pos.t.geo;
-        for (sq, c) in read_board(geo, board).map_err(GameError)? {
+        for (sq, c) in read_board(geo, geo.valid(), board).map_err(GameError)? {
             let color = if c.is_ascii_uppercase() {
                 Color::White
             } else {
@@ -164,7 +164,7 @@ impl CannonPosition {
     }
 
     pub fn fen(&self) -> String {
-        let mut s = write_board(&self.t.geo, |sq| self.letter_at(sq));
+        let mut s = write_board(&self.t.geo, self.t.geo.valid(), |sq| self.letter_at(sq));
         s.push('[');
         if self.in_hand[Color::White.index()] {
             s.push('T');

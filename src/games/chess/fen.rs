@@ -5,88 +5,9 @@ use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
 use super::rules::ChessRules;
 use super::tables::{ChessTables, MAX_RESERVE};
-use crate::board::{BitWord, Color, Square};
+use crate::board::fen::{read_board, write_board};
+use crate::board::{BitWord, Color};
 use crate::games::{err, GameError};
-
-/// Reads the board part of a FEN (ranks from the top) into `(square, letter)` pairs, checking
-/// that holes are exactly where the geometry has them.
-pub(crate) fn parse_board<W: BitWord>(
-    t: &ChessTables<W>,
-    board: &str,
-) -> Result<Vec<(Square, char)>, GameError> {
-    let geo = &t.geo;
-    // Squares a piece may stand on: the board, and a variant's machinery beside it.
-    let exists = |sq: Square| geo.is_valid(sq) || t.extra.contains(sq);
-    let rows: Vec<&str> = board.split('/').collect();
-    if rows.len() != geo.ranks() {
-        return err(format!(
-            "FEN board has {} ranks, this board has {}",
-            rows.len(),
-            geo.ranks()
-        ));
-    }
-    let mut pieces = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        let rank = geo.ranks() - 1 - i;
-        let mut file = 0usize;
-        let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c.is_ascii_digit() {
-                let mut n = c.to_digit(10).unwrap() as usize;
-                if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as usize;
-                    chars.next();
-                }
-                if n == 0 {
-                    return err(format!("FEN rank {} has an empty run of 0", rank + 1));
-                }
-                for f in file..(file + n).min(geo.files()) {
-                    let sq = geo.square(f as i32, rank as i32).unwrap();
-                    if !exists(sq) {
-                        return err(format!(
-                            "FEN has an empty square where the board has a hole ({})",
-                            geo.square_name(sq, false)
-                        ));
-                    }
-                }
-                file += n;
-            } else {
-                let Some(sq) = geo.square(file as i32, rank as i32) else {
-                    return err(format!("FEN rank {} is too long", rank + 1));
-                };
-                if c == '*' {
-                    if exists(sq) {
-                        return err(format!(
-                            "FEN has a hole on {}, which exists on this board",
-                            geo.square_name(sq, false)
-                        ));
-                    }
-                } else {
-                    if !exists(sq) {
-                        return err(format!(
-                            "FEN puts '{c}' on a hole ({})",
-                            geo.square_name(sq, false)
-                        ));
-                    }
-                    pieces.push((sq, c));
-                }
-                file += 1;
-            }
-            if file > geo.files() {
-                return err(format!("FEN rank {} is too long", rank + 1));
-            }
-        }
-        if file != geo.files() {
-            return err(format!(
-                "FEN rank {} has {} squares, the board has {} files",
-                rank + 1,
-                file,
-                geo.files()
-            ));
-        }
-    }
-    Ok(pieces)
-}
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
@@ -106,7 +27,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         };
         let mut pos = ChessPosition::empty(t, variant);
         pos.read_reserve(hand)?;
-        for (sq, c) in parse_board(t, board_part)? {
+        for (sq, c) in read_board(&t.geo, t.geo.valid() | t.extra, board_part).map_err(GameError)? {
             let Some(p) = Piece::from_letter_in(c, R::ROLES) else {
                 return err(format!("unknown piece letter '{c}' in FEN"));
             };
@@ -287,34 +208,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     pub fn fen(&self) -> String {
         let geo = &self.t.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks()).rev() {
-            let mut empty = 0;
-            for file in 0..geo.files() {
-                let sq = geo.square(file as i32, rank as i32).unwrap();
-                let c = if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
-                    Some('*')
-                } else {
-                    self.piece_at(sq).map(Piece::letter)
-                };
-                match c {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = write_board(geo, geo.valid() | self.t.extra, |sq| {
+            self.piece_at(sq).map(Piece::letter)
+        });
         if R::SWEDISH_CANNONS {
             s.push('[');
             for (c, letter) in [(Color::White, "C"), (Color::Black, "c")] {
