@@ -53,6 +53,25 @@ enum Command {
         #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Write balanced opening positions (EPD, one FEN per line) for matches: random play for
+    /// `--plies` plies, kept when a `--depth` search scores within `--max-score` centipawns.
+    Openings {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        #[arg(long, default_value_t = 7)]
+        depth: u32,
+        #[arg(long = "max-score", default_value_t = 60)]
+        max_score: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A rule switch, NAME=VALUE (true/false); may be repeated.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -69,6 +88,20 @@ fn parse_bool(s: &str) -> Option<bool> {
     }
 }
 
+fn parse_rule_options(options: &[String]) -> Result<Vec<(String, bool)>, String> {
+    options
+        .iter()
+        .map(|opt| {
+            let (name, value) = opt
+                .split_once('=')
+                .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
+            let value = parse_bool(value)
+                .ok_or_else(|| format!("option {name}: '{value}' is not true or false"))?;
+            Ok((name.to_string(), value))
+        })
+        .collect()
+}
+
 fn run_perft(
     variant: &str,
     depth: u32,
@@ -80,14 +113,9 @@ fn run_perft(
     let info = registry::find(variant)
         .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
     let mut session = (info.new_session)();
-    for opt in options {
-        let (name, value) = opt
-            .split_once('=')
-            .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-        let value = parse_bool(value)
-            .ok_or_else(|| format!("option {name}: '{value}' is not true or false"))?;
+    for (name, value) in parse_rule_options(options)? {
         session
-            .set_rule_option(name, value)
+            .set_rule_option(&name, value)
             .map_err(|e| format!("option {name}: {e}"))?;
     }
     let moves: Vec<&str> = moves.split_whitespace().collect();
@@ -122,6 +150,30 @@ fn run_bench(depth: u32) -> Result<(), String> {
     Ok(())
 }
 
+fn run_openings(
+    variant: &str,
+    count: usize,
+    plies: usize,
+    depth: u32,
+    max_score_cp: i32,
+    seed: u64,
+    options: &[String],
+) -> Result<(), String> {
+    let info = registry::find(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
+    let spec = cannonade::tools::openings::OpeningSpec {
+        count,
+        plies,
+        depth,
+        max_score_cp,
+        seed,
+        options: parse_rule_options(options)?,
+    };
+    // Positions are printed as they are found, so a long run shows its progress.
+    cannonade::tools::openings::generate(info, &spec, |fen| println!("{fen}"))?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -152,6 +204,15 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         },
         Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Openings {
+            variant,
+            count,
+            plies,
+            depth,
+            max_score,
+            seed,
+            options,
+        }) => run_openings(&variant, count, plies, depth, max_score, seed, &options),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

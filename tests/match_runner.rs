@@ -345,3 +345,28 @@ fn unknown_variant_and_missing_engine_are_refused() {
     .unwrap();
     assert!(run_match(&st).unwrap_err().contains("cannot start"));
 }
+
+#[test]
+fn variants_announced_only_after_an_option_are_found() {
+    // Fairy-Stockfish lists the variants of a VariantPath file only after reading it: the
+    // runner sets the options and asks again before deciding whether the engine can play.
+    let words = |a_options: &str| {
+        format!(
+            "{} {a_options} {} -variant cannonshogi -each depth=1 -games 2 -maxmoves 4 -quiet",
+            fake("A", "uci", "--variantpath"),
+            fake("B", "uci", ""),
+        )
+    };
+    let args = |w: String| -> Vec<String> { w.split_whitespace().map(String::from).collect() };
+    let without = run_match(&parse(&args(words(""))).unwrap());
+    let err = without
+        .err()
+        .expect("A announces no variant without its file");
+    assert!(
+        err.contains("does not announce the variant cannonshogi"),
+        "{err}"
+    );
+    let with = run_match(&parse(&args(words("option.VariantPath=/some/file.ini"))).unwrap())
+        .expect("with the option set, A plays cannonshogi");
+    assert_eq!(with.games.len(), 2);
+}

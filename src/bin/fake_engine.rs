@@ -6,7 +6,9 @@
 //! `--illegal` (plays a1a1), `--garbage` (plays "xyzzy"), `--nomove` (never answers),
 //! `--crash` (exits), `--slow MS` (waits before answering), `--resign` (resigns, XBoard),
 //! `--claim` (claims a draw before each move, XBoard), `--score CP` (reports this score),
-//! `--prefer m1,m2,...`, `--name NAME`, `--after N`, `--novariants` (announces no variants).
+//! `--prefer m1,m2,...`, `--name NAME`, `--after N`, `--novariants` (announces no variants),
+//! `--variantpath` (announces its variants only after `setoption name VariantPath`, as
+//! Fairy-Stockfish does for variants loaded from a file).
 
 use cannonade::games::registry::{self, VARIANTS};
 use cannonade::games::{Notation, Outcome};
@@ -28,6 +30,7 @@ struct Flags {
     name: String,
     after: usize,
     novariants: bool,
+    variantpath: bool,
 }
 
 fn parse_flags() -> Flags {
@@ -47,6 +50,7 @@ fn parse_flags() -> Flags {
             "--resign" => f.resign = true,
             "--claim" => f.claim = true,
             "--novariants" => f.novariants = true,
+            "--variantpath" => f.variantpath = true,
             "--slow" => {
                 f.slow = value.parse().unwrap_or(0);
                 i += 1;
@@ -174,9 +178,12 @@ fn main() {
 
 type Lines<'a> = std::io::Lines<std::io::StdinLock<'a>>;
 
-fn uci(f: &mut Fake, lines: &mut Lines) {
+fn uci_identify(f: &mut Fake, variants_loaded: bool) {
     f.say(&format!("id name {}", f.flags.name));
-    if !f.flags.novariants {
+    if f.flags.variantpath {
+        f.say("option name VariantPath type string default <empty>");
+    }
+    if !f.flags.novariants && variants_loaded {
         let vars: Vec<String> = VARIANTS.iter().map(|v| format!("var {}", v.name)).collect();
         f.say(&format!(
             "option name UCI_Variant type combo default chess {}",
@@ -184,10 +191,17 @@ fn uci(f: &mut Fake, lines: &mut Lines) {
         ));
     }
     f.say("uciok");
+}
+
+fn uci(f: &mut Fake, lines: &mut Lines) {
+    let mut variants_loaded = !f.flags.variantpath;
+    uci_identify(f, variants_loaded);
     for line in lines.map_while(Result::ok) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
+            Some("uci") => uci_identify(f, variants_loaded),
             Some("isready") => f.say("readyok"),
+            Some("setoption") if words.get(2) == Some(&"VariantPath") => variants_loaded = true,
             Some("setoption") if words.get(2) == Some(&"UCI_Variant") => {
                 f.variant = words.get(4).unwrap_or(&"chess").to_string();
                 f.reset();

@@ -3,4 +3,5 @@
 pub mod bench;
 pub mod legal;
 pub mod r#match;
+pub mod openings;
 pub mod perft;

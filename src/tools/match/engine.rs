@@ -184,6 +184,21 @@ impl Engine {
     }
 
     fn uci_handshake(&mut self) -> Result<(), Failure> {
+        self.uci_identify()?;
+        let options = self.spec.options.clone();
+        for (n, v) in &options {
+            self.send(&format!("setoption name {n} value {v}"))?;
+        }
+        if !options.is_empty() {
+            // Options can change what the engine plays: Fairy-Stockfish lists the variants of
+            // a `VariantPath` file only once it has read it. Asking again picks them up.
+            self.uci_identify()?;
+        }
+        Ok(())
+    }
+
+    /// Sends `uci` and reads the engine's name and variant list up to `uciok`.
+    fn uci_identify(&mut self) -> Result<(), Failure> {
         self.send("uci")?;
         let until = Instant::now() + HANDSHAKE;
         loop {
@@ -214,9 +229,6 @@ impl Engine {
                 }
                 _ => {}
             }
-        }
-        for (n, v) in self.spec.options.clone() {
-            self.send(&format!("setoption name {n} value {v}"))?;
         }
         Ok(())
     }

@@ -1,0 +1,171 @@
+//! Balanced opening positions for matches: random play from the start position for a fixed
+//! number of plies, kept only when a fixed-depth search finds the position roughly level.
+//!
+//! Cute Chess cannot referee our games and there are no published opening books for most of
+//! them, so engine matches need a way to start from many different, fair positions. Each
+//! position is written as an EPD line (the FEN), ready for `cannonade match -openings file=F
+//! format=epd` with `-repeat`, so every position is played once with each colour.
+
+use crate::board::zobrist::SplitMix64;
+use crate::games::registry::VariantInfo;
+use crate::games::Notation;
+use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
+use std::collections::HashSet;
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct OpeningSpec {
+    /// Positions wanted.
+    pub count: usize,
+    /// Random plies played from the start position.
+    pub plies: usize,
+    /// Depth of the balance check.
+    pub depth: u32,
+    /// A position is kept when the search score is within this many centipawns of zero.
+    pub max_score_cp: i32,
+    pub seed: u64,
+    /// Rule switches, (name, value).
+    pub options: Vec<(String, bool)>,
+}
+
+/// Random tries allowed per position wanted, so that an impossible demand ends with an error.
+const MAX_ATTEMPTS_PER_POSITION: usize = 200;
+
+/// Generates `spec.count` distinct balanced positions of `variant`, passing each FEN to
+/// `progress` as it is found, and returns them all; or
+/// an error when a rule switch is unknown or too few level positions turn up.
+pub fn generate(
+    variant: &VariantInfo,
+    spec: &OpeningSpec,
+    mut progress: impl FnMut(&str),
+) -> Result<Vec<String>, String> {
+    let mut rng = SplitMix64::new(spec.seed);
+    let tt = TranspositionTable::new(16);
+    let opts = SearchOptions::default();
+    let limits = Limits {
+        depth: Some(spec.depth),
+        ..Limits::default()
+    };
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(spec.count);
+    let budget = spec.count.saturating_mul(MAX_ATTEMPTS_PER_POSITION).max(1);
+    for _ in 0..budget {
+        if out.len() == spec.count {
+            break;
+        }
+        let mut session = (variant.new_session)();
+        for (name, value) in &spec.options {
+            session
+                .set_rule_option(name, *value)
+                .map_err(|e| format!("option {name}: {e}"))?;
+        }
+        let mut finished = false;
+        for _ in 0..spec.plies {
+            let moves = session.legal_moves(Notation::Uci);
+            if moves.is_empty() || session.outcome().is_some() {
+                finished = true;
+                break;
+            }
+            let pick = &moves[(rng.next_u64() % moves.len() as u64) as usize];
+            session
+                .play(pick, Notation::Uci)
+                .map_err(|e| format!("a generated move was refused: {e}"))?;
+        }
+        if finished || session.outcome().is_some() || session.legal_moves(Notation::Uci).is_empty()
+        {
+            continue;
+        }
+        if !seen.insert(session.key()) {
+            continue;
+        }
+        tt.clear();
+        let ctl = SearchControl::new(false);
+        let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});
+        let level = matches!(r.score, Score::Cp(cp) if cp.abs() <= spec.max_score_cp);
+        if level {
+            let fen = session.fen();
+            progress(&fen);
+            out.push(fen);
+        }
+    }
+    if out.len() < spec.count {
+        return Err(format!(
+            "found only {} level positions in {budget} tries; allow more plies or a larger \
+             --max-score",
+            out.len()
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry::find;
+
+    fn spec(count: usize, plies: usize, max_score_cp: i32) -> OpeningSpec {
+        OpeningSpec {
+            count,
+            plies,
+            depth: 3,
+            max_score_cp,
+            seed: 1,
+            options: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn positions_are_distinct_legal_and_the_right_ply() {
+        let chess = find("chess").unwrap();
+        let fens = generate(chess, &spec(6, 4, 300), |_| {}).unwrap();
+        assert_eq!(fens.len(), 6);
+        let distinct: HashSet<_> = fens.iter().collect();
+        assert_eq!(distinct.len(), 6);
+        for fen in &fens {
+            let mut s = (chess.new_session)();
+            s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+            // Four plies from the start: White to move again, on move 3.
+            assert!(fen.contains(" w "), "{fen}");
+            assert!(fen.ends_with(" 3"), "{fen}");
+        }
+    }
+
+    #[test]
+    fn every_kept_position_searches_level() {
+        let shogi = find("cannonshogi").unwrap();
+        let fens = generate(shogi, &spec(3, 6, 40), |_| {}).unwrap();
+        for fen in &fens {
+            let mut s = (shogi.new_session)();
+            s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+            let tt = TranspositionTable::new(16);
+            let limits = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let ctl = SearchControl::new(false);
+            let r = s.search(
+                &limits,
+                &SearchOptions::default(),
+                &tt,
+                &ctl,
+                Notation::Uci,
+                &mut |_| {},
+            );
+            assert!(matches!(r.score, Score::Cp(cp) if cp.abs() <= 40), "{fen}");
+        }
+    }
+
+    #[test]
+    fn an_impossible_demand_is_an_error_not_a_hang() {
+        // No position is within -1 centipawns of zero.
+        let chess = find("chess").unwrap();
+        assert!(generate(chess, &spec(1, 2, -1), |_| {}).is_err());
+    }
+
+    #[test]
+    fn unknown_rule_switch_is_refused() {
+        let mut s = spec(1, 2, 100);
+        s.options.push(("NoSuchRule".into(), true));
+        assert!(generate(find("cannon").unwrap(), &s, |_| {}).is_err());
+    }
+}
