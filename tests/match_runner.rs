@@ -359,9 +359,10 @@ fn variants_announced_only_after_an_option_are_found() {
     };
     let args = |w: String| -> Vec<String> { w.split_whitespace().map(String::from).collect() };
     let without = run_match(&parse(&args(words(""))).unwrap());
-    let err = without
-        .err()
-        .expect("A announces no variant without its file");
+    let err = match without {
+        Err(e) => e,
+        Ok(_) => panic!("A announces no variant without its file"),
+    };
     assert!(
         err.contains("does not announce the variant cannonshogi"),
         "{err}"
