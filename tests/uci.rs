@@ -165,6 +165,7 @@ fn handshake_lists_the_options() {
         "option name Ponder type check default false",
         "option name Move Overhead type spin default",
         "option name UCI_Variant type combo default chess",
+        "option name EvalMaterialOnly type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -276,6 +277,10 @@ fn bad_input_is_reported_and_changes_nothing() {
         ("setoption name Threads value lots", "not a whole number"),
         ("setoption name MultiPV value 100000", "out of range"),
         ("setoption name Ponder value maybe", "true or false"),
+        (
+            "setoption name EvalMaterialOnly value perhaps",
+            "true or false",
+        ),
         (
             "setoption name UCI_Variant value tiddlywinks",
             "unknown variant",
@@ -642,4 +647,35 @@ fn end_of_input_lets_a_fixed_search_finish() {
         text.lines().last().unwrap().starts_with("bestmove "),
         "{text}"
     );
+}
+
+/// The score of `go depth 1` in `position`.
+fn depth_one_score(e: &mut Engine, position: &str) -> String {
+    e.send(position);
+    let lines = e.go("depth 1");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 1 "))
+        .expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score").unwrap();
+    format!("{} {}", words[at + 1], words[at + 2])
+}
+
+#[test]
+fn eval_material_only_scores_material_alone() {
+    // After 1.e4 nothing can be captured at depth 1, so a material-only search scores exactly
+    // level; the real evaluation sees development and the centre.
+    let quiet = "position startpos moves e2e4";
+    let mut e = Engine::uci();
+    let full = depth_one_score(&mut e, quiet);
+    assert_ne!(full, "cp 0", "the full evaluation sees more than material");
+    e.send("setoption name EvalMaterialOnly value true");
+    assert_eq!(depth_one_score(&mut e, quiet), "cp 0");
+    // White to move a queen up (black's queen removed): the queen's value, nothing else.
+    let queen_up = "position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let material = depth_one_score(&mut e, queen_up);
+    assert_eq!(material, "cp 1025");
+    e.quit();
 }

@@ -188,6 +188,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
+    /// Material alone, side to move's view: every piece (on the board, in hand or in reserve)
+    /// at one fixed value, with none of the game knowledge in [`Game::evaluate`]. It is the
+    /// baseline that evaluation is measured against (the `EvalMaterialOnly` option).
+    fn material(&self) -> i32;
+
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
 

@@ -12,6 +12,10 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
 /// Lines of input, read by a separate thread. The channel closes at end of input.
+/// The engine option that switches evaluation to material alone: the baseline each game's
+/// evaluation is measured against in matches (see `SearchOptions::material_only`).
+pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
+
 pub type Input = Receiver<String>;
 
 /// Starts the reader thread. Invalid UTF-8 is replaced rather than ending the input.

@@ -5,7 +5,7 @@
 //! `info string error: ...` and leaves the engine as it was.
 
 use super::engine::Session;
-use super::Input;
+use super::{Input, EVAL_MATERIAL_ONLY};
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, RuleOption};
 use crate::search::{
@@ -260,6 +260,9 @@ impl Uci {
             "option name UCI_Variant type combo default {}{vars}",
             self.variant.name
         ));
+        say(&format!(
+            "option name {EVAL_MATERIAL_ONLY} type check default false"
+        ));
         for o in all_rule_options() {
             say(&format!(
                 "option name {} type check default {}",
@@ -319,6 +322,11 @@ impl Uci {
                 "move overhead" => {
                     let ms = parse_spin(&name, &need_value()?, 0, MAX_MOVE_OVERHEAD_MS)?;
                     self.opts.move_overhead = Duration::from_millis(ms);
+                }
+                l if l.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) => {
+                    let v = need_value()?;
+                    self.opts.material_only = parse_bool(&v)
+                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
                 }
                 "ponder" => {
                     let v = need_value()?;

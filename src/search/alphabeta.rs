@@ -101,6 +101,8 @@ pub struct Shared<'a> {
     pub counters: &'a [AtomicU64],
     /// Shared when the threads search the same thing (MultiPV 1).
     pub frontier: Option<&'a Frontier>,
+    /// Evaluate by material alone (see [`SearchOptions::material_only`]).
+    pub material_only: bool,
 }
 
 /// What only the main thread does: enforce time and node limits.
@@ -120,6 +122,7 @@ pub struct Worker<'a, G: Game> {
     main: Option<MainDuties>,
     /// Shared with the other threads when they search the same thing (MultiPV 1).
     frontier: Option<&'a Frontier>,
+    material_only: bool,
     pub nodes: u64,
     /// Depth of the last completed (or adopted) iteration.
     completed: u32,
@@ -151,6 +154,7 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             main,
             frontier: shared.frontier,
+            material_only: shared.material_only,
             nodes: 0,
             completed: 0,
             seldepth: 0,
@@ -171,6 +175,15 @@ impl<'a, G: Game> Worker<'a, G> {
                     seldepth: 0,
                 })
                 .collect(),
+        }
+    }
+
+    /// The position's static value, side to move's view.
+    fn static_eval(&self) -> i32 {
+        if self.material_only {
+            self.pos.material()
+        } else {
+            self.pos.evaluate()
         }
     }
 
@@ -496,7 +509,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.pos.evaluate() };
+            return if in_check { 0 } else { self.static_eval() };
         }
 
         let key = self.pos.key();
@@ -519,7 +532,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let eval = if in_check {
             -INFINITE
         } else {
-            self.pos.evaluate()
+            self.static_eval()
         };
         if !pv && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a shallow search will not fall.
@@ -684,7 +697,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE {
-            return if in_check { 0 } else { self.pos.evaluate() };
+            return if in_check { 0 } else { self.static_eval() };
         }
         let key = self.pos.key();
         let tte = self.tt.probe(key);
@@ -711,7 +724,7 @@ impl<'a, G: Game> Worker<'a, G> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.pos.evaluate();
+            stand_pat = self.static_eval();
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -163,6 +163,9 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Time kept back from every move for communication delays.
     pub move_overhead: Duration,
+    /// Evaluate by material alone ([`crate::games::Game::material`]): the baseline against which each game's
+    /// evaluation is measured in matches. Off in play.
+    pub material_only: bool,
 }
 
 impl Default for SearchOptions {
@@ -171,6 +174,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            material_only: false,
         }
     }
 }

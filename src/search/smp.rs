@@ -96,6 +96,7 @@ pub fn search<G: Game>(
         ctl,
         counters: &counters,
         frontier,
+        material_only: opts.material_only,
     };
     let main_duties = MainDuties {
         budget: time::budget(limits, opts.move_overhead),

@@ -173,6 +173,14 @@ impl Game for CannonPosition {
         self.evaluate_side_to_move()
     }
 
+    fn material(&self) -> i32 {
+        let us = self.side;
+        if self.town_taken(us) {
+            return -TOWN_VALUE;
+        }
+        SOLDIER_VALUE * (self.soldiers(us).count() as i32 - self.soldiers(!us).count() as i32)
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         if !self.is_capture(m) {
             0

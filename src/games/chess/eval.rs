@@ -25,6 +25,26 @@ pub fn role_value(r: Role) -> i32 {
 }
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
+    /// Material from white's point of view at the middle-game values: pieces on the board,
+    /// Swedish cannons in reserve and Chesstonia's projectiles still to be fired all count in
+    /// full, whatever their square, the game phase or the screens around.
+    pub fn material_white(&self) -> i32 {
+        let geo = &self.t.geo;
+        let mut v = 0;
+        for sq in self.occupied() {
+            let p = self.piece_at(sq).unwrap();
+            // Chesstonia's cannon lives off the board and cannot be taken: its worth is its
+            // projectiles.
+            if R::CHESSTONIA && !geo.is_valid(sq) && p.role() == Role::Cannon {
+                continue;
+            }
+            let sign = if p.color() == Color::White { 1 } else { -1 };
+            v += sign * VALUE_MG[p.role().index()];
+        }
+        let cannon = VALUE_MG[Role::Cannon.index()];
+        v + (self.reserve[0] as i32 - self.reserve[1] as i32) * cannon
+    }
+
     /// Evaluation from white's point of view.
     pub fn evaluate_white(&self) -> i32 {
         let geo = &self.t.geo;

@@ -263,6 +263,15 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         }
     }
 
+    fn material(&self) -> i32 {
+        let v = self.material_white();
+        if self.side == Color::White {
+            v
+        } else {
+            -v
+        }
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {

@@ -47,6 +47,23 @@ pub fn hand_value(r: Role) -> i32 {
 }
 
 impl ShogiPosition {
+    /// Material from white's point of view: board pieces at their value (promoted ones at the
+    /// promoted value) and pieces in hand at their board value, with no bonus for being in hand.
+    pub fn material_white(&self) -> i32 {
+        let mut score = [0i32; 2];
+        for sq in self.occupied() {
+            let p = Piece::from_code(self.board[sq.index()]);
+            score[p.color().index()] += VALUE[p.role().index()];
+        }
+        for c in Color::BOTH {
+            for kind in 0..HAND_KINDS {
+                score[c.index()] +=
+                    self.hands[c.index()][kind] as i32 * VALUE[Role::from_index(kind).index()];
+            }
+        }
+        score[0] - score[1]
+    }
+
     /// Evaluation from white's point of view.
     pub fn evaluate_white(&self) -> i32 {
         let t = self.t;
@@ -145,5 +162,19 @@ mod tests {
         let screened = ShogiPosition::from_fen("k8/9/9/9/4U4/9/4P4/9/3K5[] w - - 0 1").unwrap();
         let bare = ShogiPosition::from_fen("k8/9/9/9/4U4/9/P8/9/3K5[] w - - 0 1").unwrap();
         assert!(screened.evaluate_white() > bare.evaluate_white());
+    }
+
+    #[test]
+    fn material_counts_hand_and_board_alike() {
+        let hand = ShogiPosition::from_fen("4k4/9/9/9/9/9/9/9/4K4[R] w - - 0 1").unwrap();
+        let board = ShogiPosition::from_fen("4k4/9/9/9/9/9/9/9/R3K4[] w - - 0 1").unwrap();
+        assert_eq!(hand.material_white(), role_value(Role::Rook));
+        assert_eq!(board.material_white(), role_value(Role::Rook));
+        // A promoted rook (dragon) is worth its promoted value; black's pieces count against.
+        let dragon = ShogiPosition::from_fen("4k4/9/9/9/9/9/9/9/+R3K3p[p] w - - 0 1").unwrap();
+        assert_eq!(
+            dragon.material_white(),
+            role_value(Role::Dragon) - 2 * role_value(Role::Pawn)
+        );
     }
 }

@@ -169,6 +169,15 @@ impl Game for ShogiPosition {
         }
     }
 
+    fn material(&self) -> i32 {
+        let v = self.material_white();
+        if self.side == Color::White {
+            v
+        } else {
+            -v
+        }
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         let captured = self.captured_piece(m).map_or(0, |p| {
             // The captor gains the piece in hand; the victim loses its board value.

@@ -11,7 +11,7 @@ pub mod clock;
 pub mod describe;
 
 use super::engine::Session;
-use super::Input;
+use super::{Input, EVAL_MATERIAL_ONLY};
 use crate::board::Color;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, Outcome, RuleOption};
@@ -614,6 +614,7 @@ impl XBoard {
             env!("CARGO_PKG_VERSION"),
             variants.join(",")
         ));
+        say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
         for o in all_rule_options() {
             say(&format!(
                 "feature option=\"{} -check {}\"",
@@ -826,6 +827,15 @@ impl XBoard {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (arg.trim(), ""),
         };
+        if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
+            return match value {
+                "1" | "true" => self.opts.material_only = true,
+                "0" | "false" => self.opts.material_only = false,
+                _ => say(&format!(
+                    "Error (option {EVAL_MATERIAL_ONLY} takes 0 or 1): {value}"
+                )),
+            };
+        }
         let all = all_rule_options();
         let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
             return say(&format!("Error (unknown option): {name}"));
