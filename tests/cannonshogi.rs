@@ -286,6 +286,38 @@ fn perpetual_check_loses_for_the_checker() {
 }
 
 #[test]
+fn the_search_sees_a_checking_cycle_as_lost_for_the_checker() {
+    // The first return of a position is enough for the search: whoever can repeat the cycle
+    // can make it fourfold, so a perpetual check scores as a loss for the checker at once.
+    let mut p = pos("R7k/9/9/9/7N1/9/9/9/4K2L1[] b - - 0 1");
+    play(&mut p, "i9i8 a9a8 i8i9");
+    assert_eq!(p.repetition_outcome(4), None);
+    play(&mut p, "a8a9");
+    assert_eq!(
+        p.repetition_outcome(3),
+        None,
+        "the cycle is four plies long"
+    );
+    assert_eq!(
+        p.repetition_outcome(4),
+        Some(Outcome::Win("perpetual check"))
+    );
+    let mut p = pos("8k/R8/9/9/7N1/9/9/9/4K2L1[] w - - 0 1");
+    play(&mut p, "a8a9 i9i8 a9a8 i8i9");
+    assert_eq!(
+        p.repetition_outcome(4),
+        Some(Outcome::Loss("perpetual check"))
+    );
+    // Without checks a cycle is a draw.
+    let mut p = pos("4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1");
+    play(&mut p, "e1d1 e9d9 d1e1 d9e9");
+    assert_eq!(
+        p.repetition_outcome(4),
+        Some(Outcome::Draw("Draw by repetition"))
+    );
+}
+
+#[test]
 fn fourfold_repetition_without_checks_is_a_draw() {
     let mut p = pos("4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1");
     let cycle = "e1d1 e9d9 d1e1 d9e9";

@@ -157,6 +157,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// scores such a repetition as a draw).
     fn is_repetition_within(&self, plies: usize) -> bool;
 
+    /// How the search scores a repetition within the last `plies` plies, or `None` when there
+    /// is none. A draw unless the game says otherwise (in Cannon Shogi the side that gave
+    /// check with every move of the cycle loses).
+    fn repetition_outcome(&self, plies: usize) -> Option<Outcome> {
+        self.is_repetition_within(plies)
+            .then_some(Outcome::Draw("repetition"))
+    }
+
     /// The complete end test: rule endings first, then "no legal moves".
     fn outcome(&self) -> Option<Outcome> {
         if let Some(o) = self.rule_outcome() {

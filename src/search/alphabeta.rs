@@ -497,9 +497,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(o) = self.pos.rule_outcome() {
             return outcome_score(o, ply);
         }
-        // A position repeated since the root: whoever can repeat can also draw.
-        if self.pos.is_repetition_within(ply) {
-            return 0;
+        // A position repeated since the root: whoever can repeat it can make the game's
+        // repetition ending happen (a draw, or a loss for a perpetual checker).
+        if let Some(o) = self.pos.repetition_outcome(ply) {
+            return outcome_score(o, ply);
         }
         // Mate-distance pruning: no line from here can beat a mate found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);

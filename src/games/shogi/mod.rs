@@ -136,11 +136,7 @@ impl Game for ShogiPosition {
     }
 
     fn rule_outcome(&self) -> Option<Outcome> {
-        match self.fourfold()? {
-            None => Some(Outcome::Draw("Draw by repetition")),
-            Some(checker) if checker == self.side => Some(Outcome::Loss("perpetual check")),
-            Some(_) => Some(Outcome::Win("perpetual check")),
-        }
+        self.fourfold().map(|v| self.repetition_result(v))
     }
 
     fn no_moves_outcome(&self) -> Outcome {
@@ -154,6 +150,11 @@ impl Game for ShogiPosition {
 
     fn is_repetition_within(&self, plies: usize) -> bool {
         self.repeated_within(plies)
+    }
+
+    fn repetition_outcome(&self, plies: usize) -> Option<Outcome> {
+        self.repetition_verdict(plies)
+            .map(|v| self.repetition_result(v))
     }
 
     fn move_to_string(&self, m: Move, _notation: Notation) -> String {
@@ -245,5 +246,16 @@ impl Game for ShogiPosition {
             hand(Color::Black)
         );
         s
+    }
+}
+
+impl ShogiPosition {
+    /// The result of a repetition for the side to move, given who checked perpetually.
+    fn repetition_result(&self, perpetual_checker: Option<Color>) -> Outcome {
+        match perpetual_checker {
+            None => Outcome::Draw("Draw by repetition"),
+            Some(checker) if checker == self.side => Outcome::Loss("perpetual check"),
+            Some(_) => Outcome::Win("perpetual check"),
+        }
     }
 }

@@ -347,6 +347,21 @@ impl ShogiPosition {
     /// the other side did not), `Some(None)` for a plain draw.
     pub(crate) fn fourfold(&self) -> Option<Option<Color>> {
         let first = self.earlier_occurrences(usize::MAX).nth(2)?;
+        Some(self.perpetual_checker(first))
+    }
+
+    /// The verdict on a repetition within `plies` plies (the search's view of a cycle: the
+    /// side that keeps repeating it will make it fourfold): `Some(Some(c))` when colour `c`
+    /// gave check with every move since the earlier occurrence, `Some(None)` for a plain
+    /// repetition, `None` when the position has not occurred within `plies`.
+    pub(crate) fn repetition_verdict(&self, plies: usize) -> Option<Option<Color>> {
+        let first = self.earlier_occurrences(plies).next()?;
+        Some(self.perpetual_checker(first))
+    }
+
+    /// The colour that gave check with every one of its moves since position `first` (an
+    /// earlier occurrence of the current position) while the other side did not, if any.
+    fn perpetual_checker(&self, first: usize) -> Option<Color> {
         let n = self.history.len();
         // Positions first+1, first+3, ... were reached by moves of the side to move now;
         // first+2, ..., n by the other side's moves. "Gave check" = the position reached has
@@ -354,10 +369,10 @@ impl ShogiPosition {
         let all_checks = |start: usize| (start..=n).step_by(2).all(|i| self.state(i).1);
         let by_them = all_checks(first + 2);
         let by_us = all_checks(first + 1);
-        Some(match (by_them, by_us) {
+        match (by_them, by_us) {
             (true, false) => Some(!self.side),
             (false, true) => Some(self.side),
             _ => None,
-        })
+        }
     }
 }
