@@ -422,3 +422,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_node_limit_is_kept_even_inside_the_first_iteration() {
+    use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
+    // A flying iron cannon deep in black's camp: depth 1 alone needs far more than a thousand
+    // nodes here. The search must still stop near its node limit with a legal move, not
+    // finish depth 1 first (at a short time control that overran the clock).
+    let mut p = pos(START_FEN);
+    play(&mut p, "f2a7+ g7f7 g2e4 f9e8");
+    let tt = TranspositionTable::new(4);
+    let ctl = SearchControl::new(false);
+    let full = search::search(
+        &p,
+        &Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+        &SearchOptions::default(),
+        &tt,
+        &ctl,
+        &mut |_| {},
+    );
+    assert!(full.nodes > 4000, "depth 1 takes {} nodes", full.nodes);
+    tt.clear();
+    let ctl = SearchControl::new(false);
+    let r = search::search(
+        &p,
+        &Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        },
+        &SearchOptions::default(),
+        &tt,
+        &ctl,
+        &mut |_| {},
+    );
+    // Limits are checked every 1024 nodes.
+    assert!(r.nodes <= 1000 + 1024, "searched {} nodes", r.nodes);
+    let mut legal = MoveList::new();
+    p.legal_moves(&mut legal);
+    assert!(legal.contains(&r.best.expect("a move")));
+}

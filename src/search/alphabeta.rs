@@ -19,6 +19,10 @@ const CHECK_EVERY: u64 = 1024;
 /// Quiescence plies after which only the static evaluation is trusted (games whose tactical
 /// moves include checks could otherwise chain them for a long time).
 const MAX_QUIESCENCE: usize = 24;
+/// Quiescence plies in which every capture is tried, however it looks.
+const FULL_QUIESCENCE_PLIES: usize = 2;
+/// Quiet check evasions tried in quiescence once one move has escaped mate.
+const MAX_QUIET_EVASIONS: usize = 2;
 
 /// A root move with the score and line of its last search.
 #[derive(Clone, Debug)]
@@ -213,8 +217,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.ctl.stop();
             }
         }
-        // The main thread always completes depth 1, so there is a move to play.
-        if self.ctl.is_stopped() && (self.main.is_none() || self.completed > 0) {
+        // Even the first iteration stops: in a tactical position (Cannon Shogi's cannons, with
+        // drops as check evasions) depth 1 alone can take longer than the clock allows. The
+        // root moves searched so far, or the first in move order, still give a move to play.
+        if self.ctl.is_stopped() {
             self.stopped = true;
         }
         // Another thread finished this depth already: this iteration is wasted.
@@ -306,7 +312,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             if self.stopped {
-                if self.ctl.is_stopped() && (self.main.is_none() || self.completed > 0) {
+                if self.ctl.is_stopped() {
+                    if self.completed == 0 && self.main.is_some() {
+                        self.settle_partial_first_iteration();
+                    }
                     break;
                 }
                 // Overtaken by another thread: continue from its result.
@@ -330,6 +339,20 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.counters[self.id].store(self.nodes, Relaxed);
         self.completed
+    }
+
+    /// Makes a first iteration cut short by `stop` usable: it counts as depth 1, and a best
+    /// move whose search did not finish is scored by the static evaluation.
+    fn settle_partial_first_iteration(&mut self) {
+        self.completed = 1;
+        if self.root_moves[0].score == -INFINITE {
+            let m = self.root_moves[0].mv;
+            self.pos.make_move(m);
+            let v = -self.static_eval();
+            self.pos.unmake_move();
+            self.root_moves[0].score = v;
+            self.root_moves[0].prev_score = v;
+        }
     }
 
     /// After a completed iteration: is it time to stop?
@@ -737,10 +760,29 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_move = Move::NONE;
         let mut scores = Scores::new();
         let picker = MovePicker::tactical(&self.pos, &mut moves, &mut scores, tt_move);
+        let mut quiet_evasions = 0;
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
                 continue;
+            }
+            // Deeper in quiescence, a capture by a piece worth more than its catch is left out:
+            // without an exchange evaluation these are mostly losing, and with cannons (whose
+            // screens every capture changes) trying them all explodes the tree.
+            if !in_check
+                && qply >= FULL_QUIESCENCE_PLIES
+                && (self.pos.mover_value(m) > self.pos.capture_value(m))
+            {
+                continue;
+            }
+            // Out of check, once a move has shown we are not mated, two quiet evasions are
+            // enough: with drops (any piece in hand on any square between) there can be dozens,
+            // and trying them all at every check deep in quiescence explodes the tree.
+            if in_check && !self.pos.is_tactical(m) {
+                if quiet_evasions >= MAX_QUIET_EVASIONS && best > -MATE_BOUND {
+                    continue;
+                }
+                quiet_evasions += 1;
             }
             self.pos.make_move(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);

@@ -194,10 +194,16 @@ impl Game for ShogiPosition {
     }
 
     fn mover_value(&self, m: Move) -> i32 {
-        match m.kind() {
-            MoveKind::Drop => role_value(Role::from_index(m.piece() as usize)),
-            _ => self.piece_at(m.from()).map_or(0, |p| role_value(p.role())),
-        }
+        // In the units of `capture_value`: what the opponent would gain by taking the piece
+        // where it lands (its board value, and the piece in hand).
+        let role = match m.kind() {
+            MoveKind::Drop => Role::from_index(m.piece() as usize),
+            _ => match self.piece_at(m.from()) {
+                Some(p) => p.role(),
+                None => return 0,
+            },
+        };
+        role_value(role) + hand_value(role.unpromoted())
     }
 
     fn board_diagram(&self) -> String {
