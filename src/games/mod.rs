@@ -19,6 +19,15 @@ pub enum Notation {
     XBoard,
 }
 
+/// A score from white's point of view turned to `side`'s.
+pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
+    if side == crate::board::Color::White {
+        white_view
+    } else {
+        -white_view
+    }
+}
+
 /// How a finished game ended, from the point of view of the side to move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Outcome {
@@ -204,10 +213,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
 
-    /// A rough value of the piece that makes the move, in the units of `capture_value` (what
-    /// the opponent would gain by taking it where it lands), so that move ordering can try the
-    /// cheapest attacker of a victim first (MVV-LVA) and quiescence can leave out captures
-    /// that look losing. 0 when the game has nothing better.
+    /// A rough value of the piece that makes the move, so that move ordering can try the
+    /// cheapest attacker of a victim first (MVV-LVA). 0 when the game has nothing better.
     fn mover_value(&self, _m: Move) -> i32 {
         0
     }

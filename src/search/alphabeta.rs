@@ -19,8 +19,6 @@ const CHECK_EVERY: u64 = 1024;
 /// Quiescence plies after which only the static evaluation is trusted (games whose tactical
 /// moves include checks could otherwise chain them for a long time).
 const MAX_QUIESCENCE: usize = 24;
-/// Quiescence plies in which every capture is tried, however it looks.
-const FULL_QUIESCENCE_PLIES: usize = 2;
 /// Quiet check evasions tried in quiescence once one move has escaped mate.
 const MAX_QUIET_EVASIONS: usize = 2;
 
@@ -217,10 +215,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.ctl.stop();
             }
         }
-        // Even the first iteration stops: in a tactical position (Cannon Shogi's cannons, with
-        // drops as check evasions) depth 1 alone can take longer than the clock allows. The
-        // root moves searched so far, or the first in move order, still give a move to play.
-        if self.ctl.is_stopped() {
+        // The first iteration stops too once its first root move has a score: in a tactical
+        // position (Cannon Shogi's cannons) depth 1 alone can take longer than a short clock
+        // allows, and the best root move searched so far is a move worth playing.
+        if self.ctl.is_stopped()
+            && (self.main.is_none() || self.completed > 0 || self.root_moves[0].score > -INFINITE)
+        {
             self.stopped = true;
         }
         // Another thread finished this depth already: this iteration is wasted.
@@ -341,18 +341,10 @@ impl<'a, G: Game> Worker<'a, G> {
         self.completed
     }
 
-    /// Makes a first iteration cut short by `stop` usable: it counts as depth 1, and a best
-    /// move whose search did not finish is scored by the static evaluation.
+    /// Makes a first iteration cut short by `stop` usable: it counts as depth 1, with the best
+    /// of the root moves searched (the first one always was, see `check_limits`).
     fn settle_partial_first_iteration(&mut self) {
         self.completed = 1;
-        if self.root_moves[0].score == -INFINITE {
-            let m = self.root_moves[0].mv;
-            self.pos.make_move(m);
-            let v = -self.static_eval();
-            self.pos.unmake_move();
-            self.root_moves[0].score = v;
-            self.root_moves[0].prev_score = v;
-        }
     }
 
     /// After a completed iteration: is it time to stop?
@@ -764,15 +756,6 @@ impl<'a, G: Game> Worker<'a, G> {
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
-                continue;
-            }
-            // Deeper in quiescence, a capture by a piece worth more than its catch is left out:
-            // without an exchange evaluation these are mostly losing, and with cannons (whose
-            // screens every capture changes) trying them all explodes the tree.
-            if !in_check
-                && qply >= FULL_QUIESCENCE_PLIES
-                && (self.pos.mover_value(m) > self.pos.capture_value(m))
-            {
                 continue;
             }
             // Out of check, once a move has shown we are not mated, two quiet evasions are

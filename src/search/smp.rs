@@ -84,6 +84,7 @@ pub fn search<G: Game>(
     let mut root = MoveList::new();
     pos.legal_moves(&mut root);
     restrict_root(pos, &mut root, &limits.search_moves);
+    order_root(pos, &mut root, tt);
     tt.new_search();
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
@@ -164,4 +165,23 @@ pub fn search<G: Game>(
             nodes: 0,
         })
     })
+}
+
+/// Orders the root moves once, before depth 1: the table's move first, then captures by
+/// MVV-LVA, then the rest in generation order. A search stopped inside its first iteration
+/// has then tried the likeliest moves.
+fn order_root<G: Game>(pos: &G, root: &mut MoveList, tt: &TranspositionTable) {
+    let tt_move = tt.probe(pos.key()).map(|e| e.mv);
+    root.sort_by_key(|&m| {
+        if Some(m) == tt_move {
+            i64::MIN
+        } else {
+            let victim = i64::from(pos.capture_value(m));
+            if victim > 0 {
+                i64::from(pos.mover_value(m)) - 64 * victim
+            } else {
+                0
+            }
+        }
+    });
 }

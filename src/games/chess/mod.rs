@@ -22,7 +22,7 @@ pub use rules::{
 pub use tables::ChessTables;
 
 use crate::board::{BitWord, Color, Geometry};
-use crate::games::{err, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
 use position::FROM_SCORPION;
 use std::sync::OnceLock;
 
@@ -255,21 +255,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     }
 
     fn evaluate(&self) -> i32 {
-        let v = self.evaluate_white();
-        if self.side == Color::White {
-            v
-        } else {
-            -v
-        }
+        from_white(self.side, self.evaluate_white())
     }
 
     fn material(&self) -> i32 {
-        let v = self.material_white();
-        if self.side == Color::White {
-            v
-        } else {
-            -v
-        }
+        from_white(self.side, self.material_white())
     }
 
     fn capture_value(&self, m: Move) -> i32 {

@@ -15,7 +15,7 @@ pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
 use crate::board::Color;
-use crate::games::{err, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
 
 /// Cannon Shogi.
 pub type CannonShogi = ShogiPosition;
@@ -162,21 +162,11 @@ impl Game for ShogiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let v = self.evaluate_white();
-        if self.side == Color::White {
-            v
-        } else {
-            -v
-        }
+        from_white(self.side, self.evaluate_white())
     }
 
     fn material(&self) -> i32 {
-        let v = self.material_white();
-        if self.side == Color::White {
-            v
-        } else {
-            -v
-        }
+        from_white(self.side, self.material_white())
     }
 
     fn capture_value(&self, m: Move) -> i32 {
@@ -194,16 +184,10 @@ impl Game for ShogiPosition {
     }
 
     fn mover_value(&self, m: Move) -> i32 {
-        // In the units of `capture_value`: what the opponent would gain by taking the piece
-        // where it lands (its board value, and the piece in hand).
-        let role = match m.kind() {
-            MoveKind::Drop => Role::from_index(m.piece() as usize),
-            _ => match self.piece_at(m.from()) {
-                Some(p) => p.role(),
-                None => return 0,
-            },
-        };
-        role_value(role) + hand_value(role.unpromoted())
+        match m.kind() {
+            MoveKind::Drop => role_value(Role::from_index(m.piece() as usize)),
+            _ => self.piece_at(m.from()).map_or(0, |p| role_value(p.role())),
+        }
     }
 
     fn board_diagram(&self) -> String {
