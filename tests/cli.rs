@@ -103,3 +103,43 @@ fn variants_lists_chess() {
     assert!(o.status.success());
     assert!(stdout(&o).lines().any(|l| l.starts_with("chess")));
 }
+
+#[test]
+fn openings_writes_fens_the_engine_accepts_and_refuses_bad_input() {
+    let o = run(&[
+        "openings",
+        "--variant",
+        "cannonrider",
+        "--count",
+        "3",
+        "--plies",
+        "2",
+        "--depth",
+        "2",
+        "--max-score",
+        "300",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let fens: Vec<&str> = out.lines().collect();
+    assert_eq!(fens.len(), 3, "{out}");
+    for fen in fens {
+        // Two plies from the start: White to move on move 2, and perft accepts the FEN.
+        assert!(fen.contains(" w ") && fen.ends_with(" 2"), "{fen}");
+        let p = run(&[
+            "perft",
+            "--variant",
+            "cannonrider",
+            "--depth",
+            "1",
+            "--fen",
+            fen,
+        ]);
+        assert!(p.status.success(), "{fen}: {}", stderr(&p));
+    }
+    let bad = run(&["openings", "--variant", "tiddlywinks"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("unknown variant"), "{}", stderr(&bad));
+    let bad = run(&["openings", "--option", "NoSuchRule=true", "--count", "1"]);
+    assert!(!bad.status.success());
+}
