@@ -57,7 +57,7 @@ fn run(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn search_returns_a_legal_move(
@@ -74,6 +74,10 @@ proptest! {
                 prop_assert_eq!(infos[0].depth, 0);
             }
             None => {
+                // "Mated now" is only for finished games, on any info line.
+                for i in &infos {
+                    prop_assert!(i.score != Score::Mate(0), "mate 0 in {}: {:?}", pos.to_fen(), i);
+                }
                 let best = r.best.expect("a move");
                 prop_assert!(legal(&pos).contains(&best), "{} in {}",
                     pos.move_to_string(best, Notation::Uci), pos.to_fen());

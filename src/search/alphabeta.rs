@@ -315,6 +315,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 if self.ctl.is_stopped() {
                     if self.completed == 0 && self.main.is_some() {
                         self.settle_partial_first_iteration();
+                    } else if self.root_moves[0].score == -INFINITE {
+                        // No root move of this iteration got a score (a re-search was cut
+                        // short): the last completed iteration's ranking stands, not the order
+                        // an unfinished pass left behind.
+                        self.root_moves
+                            .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
                     }
                     break;
                 }

@@ -51,7 +51,9 @@ impl Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
-            Score::Mate(-((MATE + v) / 2))
+            // Rounded away from zero: a loss one ply away (a move that completes the
+            // opponent's winning repetition) is "mated in 1"; `mate 0` is only the game over.
+            Score::Mate(-((MATE + v + 1) / 2))
         } else {
             Score::Cp(v)
         }
@@ -247,7 +249,9 @@ mod tests {
         assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
         assert_eq!(Score::from_internal(MATE - 5), Score::Mate(3));
         assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
+        assert_eq!(Score::from_internal(-MATE + 1), Score::Mate(-1));
         assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 3), Score::Mate(-2));
         assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
         assert_eq!(Score::from_internal(37), Score::Cp(37));
         assert_eq!(Score::Mate(-2).to_string(), "mate -2");
