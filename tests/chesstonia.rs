@@ -522,3 +522,65 @@ proptest! {
         }
     }
 }
+
+/// The search's score (centipawns, side to move) at a fixed depth.
+fn searched_score(p: &ChesstoniaChess, depth: u32) -> i32 {
+    use cannonade::search::{
+        self, Limits, Score, SearchControl, SearchOptions, TranspositionTable,
+    };
+    let tt = TranspositionTable::new(16);
+    let ctl = SearchControl::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = search::search(
+        p,
+        &limits,
+        &SearchOptions::default(),
+        &tt,
+        &ctl,
+        &mut |_| {},
+    );
+    match r.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) => panic!("unexpected mate {n}"),
+    }
+}
+
+#[test]
+fn a_cannon_move_is_a_free_tempo_and_the_search_knows_who_has_one() {
+    // King and pawn against king with the kings in opposition (chess's Kd5/Pd4 against Kd7,
+    // on files f here): white to move cannot make progress, black to move would lose. With
+    // no projectiles white has no waiting move, and the search must not invent one (a null
+    // move would be exactly that). With a Stone in storage, a cannon action passes the move
+    // to black, and the search must see the pawn promote.
+    let rows = |white_storage: char| -> [String; 8] {
+        [
+            ". * . . . . . . . . * *".into(),
+            "* * . . . k . . . . * *".into(),
+            format!(". c . . . . . . . . . {white_storage}"),
+            ". . . . . K . . . . . .".into(),
+            ". . . . . P . . . . . .".into(),
+            ". . . . . . . . . . C .".into(),
+            "* * . . . . . . . . * *".into(),
+            "* * . . . . . . . . * .".into(),
+        ]
+    };
+    let board = |c: char| {
+        let r = rows(c);
+        pos(
+            [&r[0], &r[1], &r[2], &r[3], &r[4], &r[5], &r[6], &r[7]],
+            "w - - 0 1",
+        )
+    };
+    let without = board('.');
+    let with_stone = board('S');
+    assert!(!without.null_move_ok() && with_stone.null_move_ok());
+    let drawn = searched_score(&without, 20);
+    let won = searched_score(&with_stone, 20);
+    // A pawn up but no way through: well short of a new queen.
+    assert!(drawn < 400, "without a tempo move: {drawn}");
+    // The pawn queens: the score counts a queen.
+    assert!(won > 700, "with a tempo move: {won}");
+}
