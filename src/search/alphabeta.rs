@@ -314,7 +314,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 if self.ctl.is_stopped() {
                     if self.completed == 0 && self.main.is_some() {
-                        self.settle_partial_first_iteration();
+                        // A first iteration cut short counts as depth 1, with the best of the
+                        // root moves searched (the first one always was, see `check_limits`).
+                        self.completed = 1;
                     } else if self.root_moves[0].score == -INFINITE {
                         // No root move of this iteration got a score (a re-search was cut
                         // short): the last completed iteration's ranking stands, not the order
@@ -345,12 +347,6 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.counters[self.id].store(self.nodes, Relaxed);
         self.completed
-    }
-
-    /// Makes a first iteration cut short by `stop` usable: it counts as depth 1, with the best
-    /// of the root moves searched (the first one always was, see `check_limits`).
-    fn settle_partial_first_iteration(&mut self) {
-        self.completed = 1;
     }
 
     /// After a completed iteration: is it time to stop?
@@ -764,7 +760,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
                 continue;
             }
-            // Out of check, once a move has shown we are not mated, two quiet evasions are
+            // In check, once a move has shown we are not mated, two quiet evasions are
             // enough: with drops (any piece in hand on any square between) there can be dozens,
             // and trying them all at every check deep in quiescence explodes the tree.
             if in_check && !self.pos.is_tactical(m) {

@@ -39,8 +39,13 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// a Ferz and a Stone onto it (see `chesstonia.rs`).
     const CHESSTONIA: bool = false;
 
-    /// Canonical name, start FEN and board of a variant played with these rules.
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)>;
+    /// The variants played with these rules: name, start FEN and board.
+    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)];
+
+    /// Canonical name, start FEN and board of the variant `name`, if it uses these rules.
+    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
+        Self::VARIANTS.iter().copied().find(|v| v.0 == name)
+    }
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
@@ -58,17 +63,14 @@ impl ChessRules for Orthodox {
     const ROLES: &'static [Role] = &Role::ORTHODOX;
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
 
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
-        match name {
-            "chess" => Some(("chess", CHESS_START, ChessBoard::Orthodox)),
-            "gustavianchess" => Some((
-                "gustavianchess",
-                GUSTAVIAN_CHESS_START,
-                ChessBoard::Gustavian,
-            )),
-            _ => None,
-        }
-    }
+    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
+        ("chess", CHESS_START, ChessBoard::Orthodox),
+        (
+            "gustavianchess",
+            GUSTAVIAN_CHESS_START,
+            ChessBoard::Gustavian,
+        ),
+    ];
 }
 
 /// Gustavian Cannonrider Chess (M. Winther, 2006) and its Scorpion version.
@@ -101,17 +103,14 @@ impl ChessRules for Cannonrider {
     const CANNONRIDERS: bool = true;
     const SCORPIONS: bool = true;
 
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
-        match name {
-            "cannonrider" => Some(("cannonrider", CANNONRIDER_START, ChessBoard::Gustavian)),
-            "cannonriderscorpion" => Some((
-                "cannonriderscorpion",
-                CANNONRIDER_SCORPION_START,
-                ChessBoard::Gustavian,
-            )),
-            _ => None,
-        }
-    }
+    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
+        ("cannonrider", CANNONRIDER_START, ChessBoard::Gustavian),
+        (
+            "cannonriderscorpion",
+            CANNONRIDER_SCORPION_START,
+            ChessBoard::Gustavian,
+        ),
+    ];
 }
 
 /// Swedish Cannon Chess (M. Winther, 2007): orthodox chess plus cannons in reserve.
@@ -136,17 +135,14 @@ impl ChessRules for SwedishCannon {
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
     const SWEDISH_CANNONS: bool = true;
 
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
-        match name {
-            "swedishcannon" => Some(("swedishcannon", SWEDISH_CANNON_START, ChessBoard::Orthodox)),
-            "swedishcannon1" => Some((
-                "swedishcannon1",
-                SWEDISH_CANNON1_START,
-                ChessBoard::Orthodox,
-            )),
-            _ => None,
-        }
-    }
+    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
+        ("swedishcannon", SWEDISH_CANNON_START, ChessBoard::Orthodox),
+        (
+            "swedishcannon1",
+            SWEDISH_CANNON1_START,
+            ChessBoard::Orthodox,
+        ),
+    ];
 }
 
 /// Cannons of Chesstonia (G. K. Gifford, 2006): orthodox chess plus a cannon per side beside the
@@ -173,10 +169,6 @@ impl ChessRules for Chesstonia {
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
     const CHESSTONIA: bool = true;
 
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
-        match name {
-            "chesstonia" => Some(("chesstonia", CHESSTONIA_START, ChessBoard::Chesstonia)),
-            _ => None,
-        }
-    }
+    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] =
+        &[("chesstonia", CHESSTONIA_START, ChessBoard::Chesstonia)];
 }
