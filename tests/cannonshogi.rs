@@ -5,6 +5,7 @@
 
 use cannonade::games::shogi::{CannonShogi, START_FEN};
 use cannonade::games::{Game, MoveList, Notation, Outcome};
+use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
 use cannonade::tools::perft::perft;
 use proptest::prelude::*;
 
@@ -423,41 +424,41 @@ proptest! {
     }
 }
 
+/// A one-thread search of `p` with a fresh table.
+fn search_with(
+    p: &CannonShogi,
+    limits: Limits,
+) -> cannonade::search::SearchResult<cannonade::games::Move> {
+    let tt = TranspositionTable::new(4);
+    let ctl = SearchControl::new(false);
+    search::search(
+        p,
+        &limits,
+        &SearchOptions::default(),
+        &tt,
+        &ctl,
+        &mut |_| {},
+    )
+}
+
 #[test]
 fn a_node_limit_is_kept_even_inside_the_first_iteration() {
-    use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
     // A flying iron cannon deep in black's camp: depth 1 alone needs hundreds of thousands of
     // nodes here. The search must stop soon after its node limit with a legal move, not finish
     // depth 1 first (at a short time control that overran the clock).
     let mut p = pos(START_FEN);
     play(&mut p, "f2a7+ g7f7 g2e4 f9e8");
-    let tt = TranspositionTable::new(4);
-    let ctl = SearchControl::new(false);
-    let full = search::search(
-        &p,
-        &Limits {
-            depth: Some(1),
-            ..Limits::default()
-        },
-        &SearchOptions::default(),
-        &tt,
-        &ctl,
-        &mut |_| {},
-    );
+    let depth_one = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let full = search_with(&p, depth_one);
     assert!(full.nodes > 4000, "depth 1 takes {} nodes", full.nodes);
-    tt.clear();
-    let ctl = SearchControl::new(false);
-    let r = search::search(
-        &p,
-        &Limits {
-            nodes: Some(1000),
-            ..Limits::default()
-        },
-        &SearchOptions::default(),
-        &tt,
-        &ctl,
-        &mut |_| {},
-    );
+    let node_limit = Limits {
+        nodes: Some(1000),
+        ..Limits::default()
+    };
+    let r = search_with(&p, node_limit);
     // It stops once the first root move has been searched, long before depth 1 is complete.
     assert!(r.nodes < full.nodes / 2, "searched {} nodes", r.nodes);
     let mut legal = MoveList::new();
