@@ -25,27 +25,40 @@ play_one() {
         -popupExitMessage false -popupMoveErrors false \
         -debug -size medium >"$dir/xboard.out" 2>&1 &
     local pid=$!
-    local waited=0 shot_taken=0
+    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120})) shot_taken=0
     until grep -qE '^\[Result "(1-0|0-1|1/2-1/2|\*)"\]' "$dir/game.pgn" 2>/dev/null; do
         # The screenshot shows the game in progress, after twenty moves by each side.
         local played
         played=$(grep -cE '<(first|second) *: *move ' "$dir/xboard.debug" 2>/dev/null) || true
         if ((!shot_taken && ${played:-0} >= 40)); then
-            import -window root -trim +repage "$shot" 2>/dev/null || echo "  $variant: screenshot failed"
+            screenshot "$variant" "$shot"
             shot_taken=1
         fi
         sleep 0.25
-        waited=$((waited + 1))
-        if ((waited > 480)) || ! kill -0 "$pid" 2>/dev/null; then
-            echo "  $variant: no saved game after $((waited / 4)) s"
+        if ((SECONDS > deadline)) || ! kill -0 "$pid" 2>/dev/null; then
+            echo "  $variant: no saved game after ${SMOKE_GAME_SECONDS:-120} s; the end of XBoard's log:"
+            tail -n 15 "$dir/xboard.debug" 2>/dev/null | sed 's/^/    | /'
             break
         fi
     done
-    if ((!shot_taken)); then
-        import -window root -trim +repage "$shot" 2>/dev/null || echo "  $variant: screenshot failed"
-    fi
+    ((shot_taken)) || screenshot "$variant" "$shot"
+    # Every step is bounded: a game that never ends, an XBoard that ignores SIGTERM or an
+    # engine that ignores "quit" must fail this test, not hang CI.
     kill "$pid" 2>/dev/null || true
+    local grace=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "  $variant: XBoard did not exit on SIGTERM; killing it and its engines"
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
     wait "$pid" 2>/dev/null || true
+}
+
+# A screenshot of the whole screen, given at most 20 seconds.
+screenshot() {
+    timeout -k 5 20 import -window root -trim +repage "$2" 2>/dev/null ||
+        echo "  $1: screenshot failed"
 }
 
 if [[ "${1:-}" == --play-one ]]; then
@@ -71,7 +84,8 @@ if [[ ! -x "$XBOARD" ]] || ! command -v xvfb-run >/dev/null || ! command -v impo
 fi
 
 WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+[[ -n "${SMOKE_KEEP:-}" ]] || trap 'rm -rf "$WORK"' EXIT
+echo "work directory $WORK"
 SHOTS="${2:-$WORK/screenshots}"
 mkdir -p "$SHOTS"
 SHOTS="$(realpath "$SHOTS")"
@@ -81,6 +95,10 @@ SHOTS="$(realpath "$SHOTS")"
 # Lines of `cannonade variants`: "NAME (WxH, XBoard: XBNAME)".
 mapfile -t VARIANTS < <("$ENGINE" variants | sed -n 's/^\([a-z0-9]*\) .*XBoard: \([a-z0-9]*\)).*/\1 \2/p')
 [[ ${#VARIANTS[@]} -gt 0 ]] || { echo "no variants from '$ENGINE variants'"; exit 1; }
+# SMOKE_VARIANTS="a b" plays only those (for reproducing one game).
+if [[ -n "${SMOKE_VARIANTS:-}" ]]; then
+    mapfile -t VARIANTS < <(printf '%s\n' "${VARIANTS[@]}" | grep -E "^($(tr ' ' '|' <<<"$SMOKE_VARIANTS")) ")
+fi
 
 
 fail=0
@@ -91,7 +109,8 @@ for entry in "${VARIANTS[@]}"; do
     dir="$WORK/$variant"
     mkdir -p "$dir"
     start=$SECONDS
-    xvfb-run -a -s "-screen 0 1280x1024x24" \
+    # The outer bound covers what play_one cannot: Xvfb itself not starting or not stopping.
+    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 90)) xvfb-run -a -s "-screen 0 1280x1024x24" \
         bash "$SELF" --play-one "$variant" "$xbname" "$legality" "$dir" "$SHOTS/$variant.png" \
         "$XBOARD" "$ENGINE" || true
     pgn="$dir/game.pgn"
