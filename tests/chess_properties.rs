@@ -83,3 +83,66 @@ proptest! {
         }
     }
 }
+
+/// The same position with the colours exchanged: ranks mirrored, piece letters and castling
+/// rights swapped in case, the other side to move, the en-passant square on the mirrored rank.
+fn colour_flipped(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        // Keep the usual order: white's rights first.
+        let s = swap(f[2]);
+        let (upper, lower): (String, String) = s.chars().partition(|c| c.is_ascii_uppercase());
+        upper + &lower
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let (file, rank) = f[3].split_at(1);
+        format!("{file}{}", 9 - rank.parse::<u32>().unwrap())
+    };
+    format!(
+        "{} {side} {castling} {ep} {} {}",
+        board.join("/"),
+        f[4],
+        f[5]
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// The evaluation is from the side to move, so exchanging the colours must give the same
+    /// number. An asymmetric term (a sign or a rank counted from the wrong side) fails this.
+    #[test]
+    fn evaluation_is_the_same_with_colours_exchanged(
+        start in 0..STARTS.len(),
+        choices in proptest::collection::vec(any::<u16>(), 1..60),
+    ) {
+        let mut p = Chess::new_game("chess").unwrap().with_fen(STARTS[start]).unwrap();
+        for c in choices {
+            let mut moves = MoveList::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p.make_move(moves[c as usize % moves.len()]);
+            let flipped = p.with_fen(&colour_flipped(&p.to_fen())).unwrap();
+            prop_assert_eq!(p.evaluate(), flipped.evaluate(), "{} vs {}", p.to_fen(), flipped.to_fen());
+        }
+    }
+}

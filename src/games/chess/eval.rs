@@ -1,5 +1,6 @@
 //! A small static evaluation for the chess family: material and piece-square terms computed
-//! from the board's geometry (so it works on every board shape), tapered by game phase.
+//! from the board's geometry (so it works on every board shape), tapered by game phase, plus
+//! the positional terms of `eval_terms`.
 
 use super::piece::Role;
 use super::position::ChessPosition;
@@ -114,6 +115,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             eg += sign * n * (VALUE_EG[cannon] - 20);
             phase += n * PHASE[cannon];
         }
+        let positional = self.positional_white();
+        mg += positional.mg;
+        eg += positional.eg;
         let phase = phase.min(FULL_PHASE);
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
     }

@@ -3,6 +3,7 @@
 
 mod chesstonia;
 mod eval;
+mod eval_terms;
 mod fen;
 mod movegen;
 mod piece;

@@ -78,6 +78,10 @@ pub struct ChessTables<W: BitWord> {
     pub load_squares: Bitboard<W>,
     /// Dark squares: file + rank odd, counting from 0 at a1 (decides a Cannonrider's powers).
     pub dark: Bitboard<W>,
+    /// The files either side of each file (evaluation: isolated and passed pawns).
+    pub adjacent_files: Vec<Bitboard<W>>,
+    /// Per colour, the ranks strictly ahead of each rank from that colour's side.
+    pub ranks_ahead: [Vec<Bitboard<W>>; 2],
     /// Empty-board rook and bishop lines from every square, for finding pinners.
     rook_lines: Vec<Bitboard<W>>,
     bishop_lines: Vec<Bitboard<W>>,
@@ -104,7 +108,36 @@ impl<W: BitWord> ChessTables<W> {
             .into_iter()
             .filter(|&s| (geo.file_of(s) + geo.rank_of(s)) % 2 == 1)
             .collect();
+        let files = geo.files();
+        let ranks = geo.ranks();
+        let adjacent_files = (0..files)
+            .map(|f| {
+                let left = if f > 0 {
+                    geo.file_mask(f - 1)
+                } else {
+                    Bitboard::EMPTY
+                };
+                let right = if f + 1 < files {
+                    geo.file_mask(f + 1)
+                } else {
+                    Bitboard::EMPTY
+                };
+                left | right
+            })
+            .collect();
+        let ahead = |white: bool| -> Vec<Bitboard<W>> {
+            (0..ranks)
+                .map(|r| {
+                    (0..ranks)
+                        .filter(|&q| if white { q > r } else { q < r })
+                        .fold(Bitboard::EMPTY, |bb, q| bb | geo.rank_mask(q))
+                })
+                .collect()
+        };
+        let ranks_ahead = [ahead(true), ahead(false)];
         ChessTables {
+            adjacent_files,
+            ranks_ahead,
             dark,
             knight: LeaperTable::new(&geo, &KNIGHT_LEAPS),
             king: LeaperTable::new(&geo, &KING_STEPS),

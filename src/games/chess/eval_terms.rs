@@ -1,0 +1,316 @@
+//! The positional terms of the chess-family evaluation beyond material and piece squares: pawn
+//! structure, mobility, king safety and a few piece bonuses. They read only the board's
+//! geometry and the attack tables, so they hold on every board of the family: holes end lines
+//! and files, Chesstonia's machinery off the board is skipped, and the variant pieces get a
+//! mobility of their own kind (a Swedish cannon's jumps need screens, so its mobility is what
+//! makes it worth more in a crowded position than in an empty one).
+
+use super::piece::Role;
+use super::position::ChessPosition;
+use super::rules::ChessRules;
+use crate::board::{BitWord, Bitboard, Color, Offset, RayDir, Square};
+
+/// A middle-game and an end-game score, blended by phase at the end of the evaluation.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+pub(super) struct Tapered {
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl Tapered {
+    const fn new(mg: i32, eg: i32) -> Self {
+        Tapered { mg, eg }
+    }
+
+    fn add_scaled(&mut self, t: Tapered, k: i32) {
+        self.mg += t.mg * k;
+        self.eg += t.eg * k;
+    }
+}
+
+/// Passed pawn bonus by how far the pawn has come, on a scale of 0 (own back rank) to 7 (the
+/// last rank); other board lengths are mapped onto this scale.
+const PASSED: [Tapered; 8] = [
+    Tapered::new(0, 0),
+    Tapered::new(0, 5),
+    Tapered::new(5, 12),
+    Tapered::new(10, 25),
+    Tapered::new(25, 45),
+    Tapered::new(45, 80),
+    Tapered::new(70, 130),
+    Tapered::new(0, 0),
+];
+const ISOLATED: Tapered = Tapered::new(-10, -14);
+/// For each pawn with a pawn of its own side ahead of it on the same file.
+const DOUBLED: Tapered = Tapered::new(-8, -20);
+const BISHOP_PAIR: Tapered = Tapered::new(30, 50);
+const ROOK_OPEN_FILE: Tapered = Tapered::new(22, 8);
+const ROOK_HALF_OPEN_FILE: Tapered = Tapered::new(10, 4);
+/// Per pawn of the king's side on the two ranks in front of the castled king.
+const SHELTER_PAWN: i32 = 10;
+
+/// Mobility: score per reachable safe square, and the number of squares a piece of that kind
+/// typically reaches (so that the material values keep meaning an average piece).
+fn mobility_weight(role: Role) -> Option<(Tapered, i32)> {
+    Some(match role {
+        Role::Knight => (Tapered::new(4, 4), 4),
+        Role::Bishop => (Tapered::new(4, 5), 6),
+        Role::Rook => (Tapered::new(2, 4), 6),
+        Role::Queen => (Tapered::new(1, 2), 12),
+        Role::Cannon => (Tapered::new(3, 3), 5),
+        Role::Cannonrider => (Tapered::new(2, 2), 8),
+        Role::Wazir | Role::Ferz => (Tapered::new(2, 2), 2),
+        Role::Pawn | Role::Scorpion | Role::King | Role::Stone => return None,
+    })
+}
+
+/// How much a piece attacking a square next to the enemy king weighs in the king-danger sum.
+fn king_attack_units(role: Role) -> i32 {
+    match role {
+        Role::Queen => 5,
+        Role::Rook | Role::Cannonrider => 3,
+        Role::Knight | Role::Bishop | Role::Cannon => 2,
+        _ => 1,
+    }
+}
+const MAX_KING_DANGER: i32 = 500;
+
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
+    /// The positional terms for white minus those for black.
+    pub(super) fn positional_white(&self) -> Tapered {
+        let mut total = Tapered::default();
+        total.add_scaled(self.positional(Color::White), 1);
+        total.add_scaled(self.positional(Color::Black), -1);
+        total
+    }
+
+    fn positional(&self, us: Color) -> Tapered {
+        let mut s = self.pawn_structure(us);
+        let p = self.activity(us);
+        s.add_scaled(p, 1);
+        s
+    }
+
+    /// Passed, isolated and doubled pawns (Scorpions count as pawns: they move and take like
+    /// them).
+    fn pawn_structure(&self, us: Color) -> Tapered {
+        let t = self.t;
+        let geo = &t.geo;
+        let pawns = self.pawn_like() & geo.valid();
+        let own = pawns & self.ours(us);
+        let theirs = pawns & self.ours(!us);
+        let occ = self.occupied();
+        let last = geo.ranks() as i32 - 1;
+        let mut s = Tapered::default();
+        for sq in own {
+            let file = geo.file_mask(geo.file_of(sq));
+            let adjacent = t.adjacent_files[geo.file_of(sq)];
+            let ahead = t.ranks_ahead[us.index()][geo.rank_of(sq)];
+            if (own & adjacent).is_empty() {
+                s.add_scaled(ISOLATED, 1);
+            }
+            if (own & file & ahead).any() {
+                s.add_scaled(DOUBLED, 1);
+            } else if (theirs & (file | adjacent) & ahead).is_empty() {
+                let rank = geo.relative_rank(sq, us == Color::White) as i32;
+                let mut bonus = PASSED[(rank * 7 / last) as usize];
+                // A blocked passer is worth much less in the end game.
+                let front = geo.step(sq, t.forward(us));
+                if front.is_some_and(|f| occ.contains(f)) {
+                    bonus.eg /= 2;
+                }
+                s.add_scaled(bonus, 1);
+            }
+        }
+        s
+    }
+
+    /// Mobility of the pieces, the pressure they put on the enemy king's surroundings, the
+    /// shelter of our own king, the bishop pair and rooks on open files.
+    fn activity(&self, us: Color) -> Tapered {
+        let t = self.t;
+        let geo = &t.geo;
+        let them = !us;
+        let occ = self.occupied();
+        let pawns = self.pawn_like() & geo.valid();
+        let their_pawns = pawns & self.ours(them);
+        let back = -us.sign() as i8;
+        let pawn_guarded = geo.shift(their_pawns, Offset::new(-1, back))
+            | geo.shift(their_pawns, Offset::new(1, back));
+        let safe = geo.valid() & !self.ours(us) & !pawn_guarded;
+        let their_king = self.pieces(them, Role::King) & geo.valid();
+        let zone = if their_king.any() {
+            let k = their_king.lsb();
+            t.king.get(k) | Bitboard::from_square(k)
+        } else {
+            Bitboard::EMPTY
+        };
+
+        let mut s = Tapered::default();
+        let mut attackers = 0;
+        let mut units = 0;
+        for sq in self.ours(us) & geo.valid() {
+            let role = self.piece_at(sq).unwrap().role();
+            let Some((weight, typical)) = mobility_weight(role) else {
+                continue;
+            };
+            let reach = self.reach(role, sq, occ);
+            s.add_scaled(weight, (reach & safe).count() as i32 - typical);
+            let near_king = (reach & zone).count() as i32;
+            if near_king > 0 {
+                attackers += 1;
+                units += king_attack_units(role) * near_king;
+            }
+        }
+        // One piece near the king is no attack; two or more are, growing with their weight.
+        if attackers >= 2 {
+            s.mg += (units * units / 4).min(MAX_KING_DANGER);
+        }
+
+        s.mg += self.shelter(us);
+        if self.pieces(us, Role::Bishop).more_than_one() {
+            s.add_scaled(BISHOP_PAIR, 1);
+        }
+        let own_pawns = pawns & self.ours(us);
+        for sq in self.pieces(us, Role::Rook) & geo.valid() {
+            let file = geo.file_mask(geo.file_of(sq));
+            if (file & pawns).is_empty() {
+                s.add_scaled(ROOK_OPEN_FILE, 1);
+            } else if (file & own_pawns).is_empty() {
+                s.add_scaled(ROOK_HALF_OPEN_FILE, 1);
+            }
+        }
+        s
+    }
+
+    /// The squares a piece moves to or attacks, as far as the evaluation cares.
+    fn reach(&self, role: Role, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let t = self.t;
+        match role {
+            Role::Knight => t.knight.get(sq),
+            Role::Bishop => t.rays.bishop_attacks(sq, occ),
+            Role::Rook => t.rays.rook_attacks(sq, occ),
+            Role::Queen => t.rays.rook_attacks(sq, occ) | t.rays.bishop_attacks(sq, occ),
+            Role::Cannon => {
+                // Its jumps; only without any jump its rook slide.
+                let mut jumps = Bitboard::EMPTY;
+                for d in RayDir::ORTHOGONAL {
+                    jumps |= t.rays.hop_line(d, sq, occ);
+                }
+                if jumps.any() {
+                    jumps
+                } else {
+                    t.rays.rook_attacks(sq, occ) & !occ
+                }
+            }
+            Role::Cannonrider if t.dark.contains(sq) => {
+                (t.rays.rook_attacks(sq, occ) & !occ)
+                    | t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ)
+            }
+            Role::Cannonrider => t.rays.nightrider_attacks(sq, occ),
+            Role::Wazir => t.wazir.get(sq),
+            Role::Ferz => t.ferz.get(sq),
+            Role::Pawn | Role::Scorpion | Role::King | Role::Stone => Bitboard::EMPTY,
+        }
+    }
+
+    /// Pawns on the two ranks in front of a king that stays on its first two ranks (middle
+    /// game only: in the end game the king walks out).
+    fn shelter(&self, us: Color) -> i32 {
+        let t = self.t;
+        let geo = &t.geo;
+        let king = self.pieces(us, Role::King) & geo.valid();
+        if king.is_empty() {
+            return 0;
+        }
+        let k = king.lsb();
+        if geo.relative_rank(k, us == Color::White) > 1 {
+            return 0;
+        }
+        let files = geo.file_mask(geo.file_of(k)) | t.adjacent_files[geo.file_of(k)];
+        let rank = geo.rank_of(k) as i32;
+        let mut front = Bitboard::EMPTY;
+        for step in 1..=2 {
+            let r = rank + step * us.sign();
+            if (0..geo.ranks() as i32).contains(&r) {
+                front |= geo.rank_mask(r as usize);
+            }
+        }
+        let shield = front & files & self.pieces(us, Role::Pawn);
+        SHELTER_PAWN * shield.count().min(3) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::{Chess, SwedishCannonChess};
+    use crate::games::Game;
+
+    fn chess(fen: &str) -> Chess {
+        Chess::new_game("chess").unwrap().with_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn a_passed_pawn_is_worth_more_the_further_it_has_come() {
+        let on =
+            |rows: &str| chess(&format!("4k3/{rows}/4K3 w - - 0 1")).pawn_structure(Color::White);
+        let e3 = on("8/8/8/8/4P3/8");
+        let e5 = on("8/8/4P3/8/8/8");
+        let e7 = on("4P3/8/8/8/8/8");
+        assert!(e3.eg < e5.eg && e5.eg < e7.eg, "{e3:?} {e5:?} {e7:?}");
+        // An enemy pawn in front on a neighbouring file takes the bonus away.
+        let stopped = chess("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1").pawn_structure(Color::White);
+        assert!(stopped.eg < e5.eg, "{stopped:?} {e5:?}");
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost() {
+        let healthy = chess("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1").pawn_structure(Color::White);
+        let doubled = chess("4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1").pawn_structure(Color::White);
+        let split = chess("4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1").pawn_structure(Color::White);
+        assert!(doubled.eg < healthy.eg && doubled.mg < healthy.mg);
+        assert!(split.mg < healthy.mg && split.eg < healthy.eg);
+    }
+
+    #[test]
+    fn the_king_likes_pawns_in_front_and_fears_two_attackers() {
+        let sheltered = chess("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let bare = chess("6k1/8/8/8/5PPP/8/8/6K1 w - - 0 1");
+        assert!(sheltered.shelter(Color::White) > 0);
+        assert!(sheltered.shelter(Color::White) > bare.shelter(Color::White));
+        // Queen and knight both reach the squares around the black king; a queen alone does not
+        // count as an attack.
+        // The knight reaches more safe squares from c3 than from g5 (7 against 5), so only the
+        // king-attack term can put the g5 position ahead.
+        let two = chess("6k1/5ppp/8/3Q2N1/8/8/8/6K1 w - - 0 1").activity(Color::White);
+        let one = chess("6k1/5ppp/8/3Q4/8/2N5/8/6K1 w - - 0 1").activity(Color::White);
+        assert!(two.mg > one.mg + 5, "{two:?} {one:?}");
+    }
+
+    #[test]
+    fn a_swedish_cannon_reaches_past_screens_and_slides_only_without_them() {
+        let p = SwedishCannonChess::new_game("swedishcannon")
+            .unwrap()
+            .with_fen("4k3/8/8/8/3P4/8/8/3CK3[] w - - 0 1")
+            .unwrap();
+        let geo = &p.t.geo;
+        let sq = |s: &str| geo.parse_square(s, false).unwrap().0;
+        let occ = p.occupied();
+        // d1: screens d4 (up) and e1 (right): jumps d5..d8 (the king on e8 is not in line), f1..h1.
+        let reach = p.reach(Role::Cannon, sq("d1"), occ);
+        let expected: Bitboard<u64> = ["d5", "d6", "d7", "d8", "f1", "g1", "h1"]
+            .iter()
+            .map(|s| sq(s))
+            .collect();
+        assert_eq!(reach, expected);
+        // Without a screen in any direction (alone on a1's lines) it slides, up to the edge.
+        let q = p.with_fen("4k3/8/8/8/8/2K5/8/C7[] w - - 0 1").unwrap();
+        let slide = q.reach(Role::Cannon, sq("a1"), q.occupied());
+        assert_eq!(slide.count(), 14);
+        // One piece on its file gives a jump, and the slide is gone.
+        let r = p.with_fen("4k3/8/8/8/8/2K5/P7/C7[] w - - 0 1").unwrap();
+        let jumps = r.reach(Role::Cannon, sq("a1"), r.occupied());
+        assert_eq!(jumps.count(), 6);
+    }
+}
