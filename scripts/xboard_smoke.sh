@@ -101,21 +101,17 @@ if [[ -n "${SMOKE_VARIANTS:-}" ]]; then
 fi
 
 
-fail=0
-for entry in "${VARIANTS[@]}"; do
-    read -r variant xbname <<<"$entry"
-    legality=false
-    [[ "$xbname" == normal ]] && legality=true
-    dir="$WORK/$variant"
+# Plays one game into $2 and prints what it found; returns 2 if the game did not reach an end
+# (worth one retry: the X server or XBoard can stall), 1 for any other failure.
+play_and_check() {
+    local variant="$1" dir="$2" xbname="$3" legality="$4" start=$SECONDS status=0
     mkdir -p "$dir"
-    start=$SECONDS
     # The outer bound covers what play_one cannot: Xvfb itself not starting or not stopping.
     timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 90)) xvfb-run -a -s "-screen 0 1280x1024x24" \
         bash "$SELF" --play-one "$variant" "$xbname" "$legality" "$dir" "$SHOTS/$variant.png" \
         "$XBOARD" "$ENGINE" || true
-    pgn="$dir/game.pgn"
+    local pgn="$dir/game.pgn" result moves ending refused
     result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$pgn" 2>/dev/null | head -1 || true)
-    # Moves in the PGN body (each "N." move number starts a white move).
     # Moves in the PGN body: move numbers outside {comments}.
     moves=$({ sed '/^\[/d' "$pgn" | tr '\n' ' ' | sed 's/{[^}]*}//g' |
         grep -oE '(^| )[0-9]+\.' || true; } 2>/dev/null | wc -l)
@@ -124,17 +120,35 @@ for entry in "${VARIANTS[@]}"; do
     echo "$variant: result '${result:-none}' after $moves moves ($((SECONDS - start)) s): $ending"
     if [[ -z "$result" || "$result" == "*" ]]; then
         echo "  FAIL: $variant did not reach a proper end"
-        fail=1
+        status=2
     fi
     if ((moves < 2)); then
         echo "  FAIL: $variant: too few moves in the PGN"
-        fail=1
+        ((status)) || status=2
     fi
     if [[ "${refused:-0}" != 0 ]]; then
         echo "  FAIL: $variant: an engine refused a move or command:"
         grep -E '<(first|second) *: *(Illegal move|Error)' "$dir/xboard.debug" | head -5
-        fail=1
+        status=1
     fi
+    return $status
+}
+
+fail=0
+for entry in "${VARIANTS[@]}"; do
+    read -r variant xbname <<<"$entry"
+    legality=false
+    [[ "$xbname" == normal ]] && legality=true
+    status=0
+    play_and_check "$variant" "$WORK/$variant" "$xbname" "$legality" || status=$?
+    if ((status == 2)); then
+        # A game that stalls once is reported above and played again; twice fails the test.
+        # (A refused move is never retried: that is the engine's fault.)
+        echo "  RETRY: playing $variant once more"
+        status=0
+        play_and_check "$variant" "$WORK/$variant-retry" "$xbname" "$legality" || status=$?
+    fi
+    ((status == 0)) || fail=1
 done
 echo "screenshots in $SHOTS"
 exit $fail
