@@ -154,7 +154,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             let Some((weight, typical)) = mobility_weight(role) else {
                 continue;
             };
-            let reach = self.reach(role, sq, occ);
+            let reach = self.reach(role, sq, occ, self.ours(us));
             s.add_scaled(weight, (reach & safe).count() as i32 - typical);
             let near_king = (reach & zone).count() as i32;
             if near_king > 0 {
@@ -183,8 +183,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         s
     }
 
-    /// The squares a piece moves to or attacks, as far as the evaluation cares.
-    fn reach(&self, role: Role, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+    /// The squares a piece moves to or attacks, as far as the evaluation cares (`own`: the
+    /// pieces of its side, which decide whether a Swedish cannon has a jump).
+    fn reach(&self, role: Role, sq: Square, occ: Bitboard<W>, own: Bitboard<W>) -> Bitboard<W> {
         let t = self.t;
         match role {
             Role::Knight => t.knight.get(sq),
@@ -192,11 +193,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             Role::Rook => t.rays.rook_attacks(sq, occ),
             Role::Queen => t.rays.rook_attacks(sq, occ) | t.rays.bishop_attacks(sq, occ),
             Role::Cannon => {
-                // Its jumps; only without any jump its rook slide.
+                // Its jumps; only without any jump its rook slide, as in the move generator.
                 let mut jumps = Bitboard::EMPTY;
                 for d in RayDir::ORTHOGONAL {
                     jumps |= t.rays.hop_line(d, sq, occ);
                 }
+                jumps &= !own;
                 if jumps.any() {
                     jumps
                 } else {
@@ -298,7 +300,8 @@ mod tests {
         let sq = |s: &str| geo.parse_square(s, false).unwrap().0;
         let occ = p.occupied();
         // d1: screens d4 (up) and e1 (right): jumps d5..d8 (the king on e8 is not in line), f1..h1.
-        let reach = p.reach(Role::Cannon, sq("d1"), occ);
+        let white = p.ours(Color::White);
+        let reach = p.reach(Role::Cannon, sq("d1"), occ, white);
         let expected: Bitboard<u64> = ["d5", "d6", "d7", "d8", "f1", "g1", "h1"]
             .iter()
             .map(|s| sq(s))
@@ -306,11 +309,15 @@ mod tests {
         assert_eq!(reach, expected);
         // Without a screen in any direction (alone on a1's lines) it slides, up to the edge.
         let q = p.with_fen("4k3/8/8/8/8/2K5/8/C7[] w - - 0 1").unwrap();
-        let slide = q.reach(Role::Cannon, sq("a1"), q.occupied());
+        let slide = q.reach(Role::Cannon, sq("a1"), q.occupied(), q.ours(Color::White));
         assert_eq!(slide.count(), 14);
         // One piece on its file gives a jump, and the slide is gone.
         let r = p.with_fen("4k3/8/8/8/8/2K5/P7/C7[] w - - 0 1").unwrap();
-        let jumps = r.reach(Role::Cannon, sq("a1"), r.occupied());
+        let jumps = r.reach(Role::Cannon, sq("a1"), r.occupied(), r.ours(Color::White));
         assert_eq!(jumps.count(), 6);
+        // A jump onto its own piece is no jump: the cannon slides (a2 and a3 hold its pawns).
+        let s = p.with_fen("4k3/8/8/8/8/P1K5/P7/C7[] w - - 0 1").unwrap();
+        let slide = s.reach(Role::Cannon, sq("a1"), s.occupied(), s.ours(Color::White));
+        assert_eq!(slide.count(), 7, "b1..h1");
     }
 }
