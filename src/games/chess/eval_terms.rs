@@ -21,10 +21,34 @@ impl Tapered {
     const fn new(mg: i32, eg: i32) -> Self {
         Tapered { mg, eg }
     }
+}
 
-    fn add_scaled(&mut self, t: Tapered, k: i32) {
-        self.mg += t.mg * k;
-        self.eg += t.eg * k;
+impl std::ops::Mul<i32> for Tapered {
+    type Output = Tapered;
+    fn mul(self, k: i32) -> Tapered {
+        Tapered::new(self.mg * k, self.eg * k)
+    }
+}
+
+impl std::ops::AddAssign for Tapered {
+    fn add_assign(&mut self, t: Tapered) {
+        self.mg += t.mg;
+        self.eg += t.eg;
+    }
+}
+
+impl std::ops::Add for Tapered {
+    type Output = Tapered;
+    fn add(mut self, t: Tapered) -> Tapered {
+        self += t;
+        self
+    }
+}
+
+impl std::ops::Sub for Tapered {
+    type Output = Tapered;
+    fn sub(self, t: Tapered) -> Tapered {
+        Tapered::new(self.mg - t.mg, self.eg - t.eg)
     }
 }
 
@@ -78,17 +102,11 @@ const MAX_KING_DANGER: i32 = 500;
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The positional terms for white minus those for black.
     pub(super) fn positional_white(&self) -> Tapered {
-        let mut total = Tapered::default();
-        total.add_scaled(self.positional(Color::White), 1);
-        total.add_scaled(self.positional(Color::Black), -1);
-        total
+        self.positional(Color::White) - self.positional(Color::Black)
     }
 
     fn positional(&self, us: Color) -> Tapered {
-        let mut s = self.pawn_structure(us);
-        let p = self.activity(us);
-        s.add_scaled(p, 1);
-        s
+        self.pawn_structure(us) + self.activity(us)
     }
 
     /// Passed, isolated and doubled pawns (Scorpions count as pawns: they move and take like
@@ -107,10 +125,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             let adjacent = t.adjacent_files[geo.file_of(sq)];
             let ahead = t.ranks_ahead[us.index()][geo.rank_of(sq)];
             if (own & adjacent).is_empty() {
-                s.add_scaled(ISOLATED, 1);
+                s += ISOLATED;
             }
             if (own & file & ahead).any() {
-                s.add_scaled(DOUBLED, 1);
+                s += DOUBLED;
             } else if (theirs & (file | adjacent) & ahead).is_empty() {
                 let rank = geo.relative_rank(sq, us == Color::White) as i32;
                 let mut bonus = PASSED[(rank * 7 / last) as usize];
@@ -119,7 +137,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 if front.is_some_and(|f| occ.contains(f)) {
                     bonus.eg /= 2;
                 }
-                s.add_scaled(bonus, 1);
+                s += bonus;
             }
         }
         s
@@ -155,7 +173,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 continue;
             };
             let reach = self.reach(role, sq, occ, self.ours(us));
-            s.add_scaled(weight, (reach & safe).count() as i32 - typical);
+            s += weight * ((reach & safe).count() as i32 - typical);
             let near_king = (reach & zone).count() as i32;
             if near_king > 0 {
                 attackers += 1;
@@ -169,15 +187,15 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
         s.mg += self.shelter(us);
         if self.pieces(us, Role::Bishop).more_than_one() {
-            s.add_scaled(BISHOP_PAIR, 1);
+            s += BISHOP_PAIR;
         }
         let own_pawns = pawns & self.ours(us);
         for sq in self.pieces(us, Role::Rook) & geo.valid() {
             let file = geo.file_mask(geo.file_of(sq));
             if (file & pawns).is_empty() {
-                s.add_scaled(ROOK_OPEN_FILE, 1);
+                s += ROOK_OPEN_FILE;
             } else if (file & own_pawns).is_empty() {
-                s.add_scaled(ROOK_HALF_OPEN_FILE, 1);
+                s += ROOK_HALF_OPEN_FILE;
             }
         }
         s
