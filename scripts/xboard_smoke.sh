@@ -7,6 +7,9 @@
 # Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
 #   SCREENSHOT_DIR defaults to a temporary directory (docs/screenshots/ keeps the committed ones).
+# Environment: SMOKE_VARIANTS="a b" plays only those variants, SMOKE_KEEP=1 keeps the work
+# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game.
+# A game that does not reach an end is reported with XBoard's log and played once more.
 # Installs xboard, xvfb and imagemagick with apt-get when they are missing (CI runs as root).
 set -euo pipefail
 SELF="$(realpath "$0")"

@@ -112,17 +112,9 @@ impl<W: BitWord> ChessTables<W> {
         let ranks = geo.ranks();
         let adjacent_files = (0..files)
             .map(|f| {
-                let left = if f > 0 {
-                    geo.file_mask(f - 1)
-                } else {
-                    Bitboard::EMPTY
-                };
-                let right = if f + 1 < files {
-                    geo.file_mask(f + 1)
-                } else {
-                    Bitboard::EMPTY
-                };
-                left | right
+                (f.saturating_sub(1)..=(f + 1).min(files - 1))
+                    .filter(|&g| g != f)
+                    .fold(Bitboard::EMPTY, |bb, g| bb | geo.file_mask(g))
             })
             .collect();
         let ahead = |white: bool| -> Vec<Bitboard<W>> {
