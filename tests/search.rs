@@ -172,3 +172,31 @@ fn bench_signature_is_stable_across_runs() {
     let b = cannonade::tools::bench::run(4, |_| {}).unwrap();
     assert_eq!(a.nodes, b.nodes);
 }
+
+/// A pass (null move, search only) is a wall for repetitions: the half-move clock counts on
+/// through it, but the position before the pass is not one the game could have repeated.
+/// Black's king walks a triangle while White's goes out and back, so after the pass and five
+/// moves the board and side to move are those before the pass.
+#[test]
+fn repetition_walk_stops_at_a_null_move() {
+    let fen = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    let before = start().with_fen(fen).unwrap();
+    let play = |pos: &mut Chess, moves: &[&str]| {
+        for s in moves {
+            let m = pos.parse_move(s, Notation::Uci).unwrap();
+            pos.make_move(m);
+        }
+    };
+    // Control: the same position reached by moves alone is a repetition.
+    let mut plain = before.clone();
+    play(&mut plain, &["e1e2", "e8e7", "e2e1", "e7e8"]);
+    assert!(plain.is_repetition_within(100));
+
+    let mut passed = before.clone();
+    passed.make_null_move();
+    play(&mut passed, &["e8e7", "e1e2", "e7d8", "e2e1", "d8e8"]);
+    assert_eq!(passed.key(), before.key(), "same board, same side to move");
+    assert!(!passed.is_repetition_within(100));
+    assert_eq!(passed.repetition_outcome(100), None);
+    assert_eq!(passed.rule_outcome(), None);
+}

@@ -272,9 +272,11 @@ impl CannonPosition {
     pub fn repetitions(&self, limit: usize) -> usize {
         let n = self.history.len();
         let span = (self.halfmove as usize).min(n).min(limit);
-        (2..=span)
-            .step_by(2)
-            .filter(|&back| self.history[n - back].key == self.key)
+        // The walk stops at a null move (search only): the half-move clock counts on through
+        // it, but a position before a pass is not one the game could have repeated.
+        (1..=span)
+            .take_while(|&back| !self.history[n - back].mv.is_none())
+            .filter(|&back| back % 2 == 0 && self.history[n - back].key == self.key)
             .count()
     }
 }

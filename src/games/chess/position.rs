@@ -450,11 +450,13 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// How many times the current position occurred before, looking back at most `limit`
     /// plies and never past an irreversible move.
     pub fn repetitions(&self, limit: usize) -> usize {
-        let span = (self.halfmove as usize).min(self.history.len()).min(limit);
         let n = self.history.len();
-        (2..=span)
-            .step_by(2)
-            .filter(|&back| self.history[n - back].key == self.key)
+        let span = (self.halfmove as usize).min(n).min(limit);
+        // The walk stops at a null move (search only): the half-move clock counts on through
+        // it, but a position before a pass is not one the game could have repeated.
+        (1..=span)
+            .take_while(|&back| !self.history[n - back].mv.is_none())
+            .filter(|&back| back % 2 == 0 && self.history[n - back].key == self.key)
             .count()
     }
 }
