@@ -144,7 +144,10 @@ mod tests {
             parse_int_saturating("99999999999999999999999"),
             Some(i64::MAX)
         );
-        assert_eq!(parse_int_saturating("-99999999999999999999"), Some(i64::MIN));
+        assert_eq!(
+            parse_int_saturating("-99999999999999999999"),
+            Some(i64::MIN)
+        );
         for bad in ["", "-", "1.5", "x", "1e3", " 1", "--1"] {
             assert_eq!(parse_int_saturating(bad), None, "{bad}");
         }

@@ -68,7 +68,10 @@ fn say(line: &str) {
 
 /// An error line; its text is cut to a length a GUI can show (see [`clip_message`]).
 fn error(msg: impl AsRef<str>) {
-    say(&format!("info string error: {}", clip_message(msg.as_ref())));
+    say(&format!(
+        "info string error: {}",
+        clip_message(msg.as_ref())
+    ));
 }
 
 /// Every rule switch of every variant, once each (first variant's default wins).
@@ -607,7 +610,8 @@ impl Uci {
         let session = self.session.clone_session();
         let threads = self.opts.threads;
         self.start_job("perft", move |stop| {
-            let Some(split) = session.perft_divide_until(depth, threads, Notation::Uci, &stop) else {
+            let Some(split) = session.perft_divide_until(depth, threads, Notation::Uci, &stop)
+            else {
                 return say("info string perft stopped");
             };
             let total: u64 = if depth == 0 {

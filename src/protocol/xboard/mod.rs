@@ -627,6 +627,14 @@ impl XBoard {
                 }
             }
             "." => self.cmd_stat(),
+            // Not XBoard's: the board and FEN as comment lines (which GUIs ignore), for
+            // people and tests at the console.
+            "d" => {
+                for l in self.session.board_diagram().trim_end().lines() {
+                    say(&format!("# {l}"));
+                }
+                say(&format!("# Fen: {}", self.session.fen()));
+            }
             "memory" => self.cmd_memory(rest),
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => self.opts.threads = n,
@@ -814,7 +822,10 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
-            Err(e) => say(&format!("tellusererror Illegal position: {}", clip_message(&e.to_string()))),
+            Err(e) => say(&format!(
+                "tellusererror Illegal position: {}",
+                clip_message(&e.to_string())
+            )),
         }
     }
 
@@ -1048,23 +1059,20 @@ impl XBoard {
         let threads = self.opts.threads;
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
-        let spawned = thread::Builder::new()
-            .name("perft".into())
-            .spawn(move || {
-                let Some(split) = session.perft_divide_until(depth, threads, NOTATION, &stop)
-                else {
-                    return say(&format!("Error (perft stopped): perft {depth}"));
-                };
-                let total: u64 = if depth == 0 {
-                    1
-                } else {
-                    split.iter().map(|(_, n)| n).sum()
-                };
-                for (m, n) in &split {
-                    say(&format!("{m}: {n}"));
-                }
-                say(&format!("perft {depth}: {total}"));
-            });
+        let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
+            let Some(split) = session.perft_divide_until(depth, threads, NOTATION, &stop) else {
+                return say(&format!("Error (perft stopped): perft {depth}"));
+            };
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                split.iter().map(|(_, n)| n).sum()
+            };
+            for (m, n) in &split {
+                say(&format!("{m}: {n}"));
+            }
+            say(&format!("perft {depth}: {total}"));
+        });
         match spawned {
             Ok(handle) => self.job = Some(Job { cancel, handle }),
             Err(e) => say(&format!("Error (cannot start perft: {e}): perft {depth}")),
