@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// Lines and seconds of the CI run (the first bound reached ends it).
-const CI_LINES: u64 = 2500;
+const CI_LINES: u64 = 6000;
 const CI_SECONDS: u64 = 25;
 
 struct Rng(u64);
@@ -259,7 +259,7 @@ struct Variant {
 }
 
 fn variants() -> Vec<Variant> {
-    let out = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+    let out = Command::new(protocol_support::engine_path())
         .arg("variants")
         .output()
         .expect("cannonade variants");

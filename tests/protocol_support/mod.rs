@@ -24,7 +24,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        let mut child = Command::new(engine_path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -160,6 +160,12 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The engine binary: this build's, or `FUZZ_ENGINE` (to try another build, e.g. an older one,
+/// with the same tests).
+pub fn engine_path() -> String {
+    std::env::var("FUZZ_ENGINE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_cannonade").to_string())
 }
 
 /// The FEN from the output of `d` (UCI `Fen: ...`, XBoard `# Fen: ...`).
