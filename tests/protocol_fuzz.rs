@@ -1046,7 +1046,7 @@ fn run_session(
 
 #[test]
 fn protocol_fuzz() {
-    let seed = env_u64("FUZZ_SEED").unwrap_or(0x16_16_16);
+    let seed = env_u64("FUZZ_SEED").unwrap_or(16);
     let max_lines = env_u64("FUZZ_LINES").unwrap_or(CI_LINES);
     let max_time = Duration::from_secs(env_u64("FUZZ_SECONDS").unwrap_or(CI_SECONDS));
     let variants = variants();
