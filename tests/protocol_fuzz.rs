@@ -9,7 +9,8 @@
 //! - an engine that does not leave after `quit` or the end of its input.
 //!
 //! Seeded, so every run can be repeated. In CI it runs a bounded number of lines; for longer
-//! runs: `scripts/protocol_fuzz.sh` (FUZZ_SEED, FUZZ_LINES, FUZZ_SECONDS).
+//! runs: `scripts/protocol_fuzz.sh` (FUZZ_SEED, FUZZ_LINES, FUZZ_SECONDS; FUZZ_PROTOCOL=uci or
+//! xboard for one protocol only; FUZZ_ENGINE=path to fuzz another build).
 
 mod protocol_support;
 
@@ -1058,8 +1059,13 @@ fn protocol_fuzz() {
     let mut n = 0u64;
     while stats.lines < max_lines && start.elapsed() < max_time {
         let session_seed = r.next();
-        // Both protocols and every variant in turn, then at random.
-        let xboard = n % 2 == 1;
+        // Both protocols and every variant in turn, then at random (FUZZ_PROTOCOL=uci or
+        // xboard keeps to one).
+        let xboard = match std::env::var("FUZZ_PROTOCOL").as_deref() {
+            Ok("uci") => false,
+            Ok("xboard") => true,
+            _ => n % 2 == 1,
+        };
         let variant = if (n as usize) < 2 * variants.len() {
             variants[(n as usize / 2) % variants.len()].clone()
         } else {

@@ -221,17 +221,21 @@ impl XBoard {
                 return;
             }
         }
-        // End of input: the GUI is gone. A move being thought about gets a moment to come by
-        // itself (so piped transcripts get their answer), then the search is stopped and its
-        // move played; analysis and pondering stop at once, and so does a `perft`. The engine
-        // never outlives its input by more than about `END_OF_INPUT_GRACE`.
+        // End of input: the GUI is gone. A move being thought about and a `perft` get a moment
+        // to finish by themselves (so piped transcripts get their answer), then they are
+        // stopped and the move played; analysis and pondering stop at once. The engine never
+        // outlives its input by more than about `END_OF_INPUT_GRACE`.
         let deadline = Instant::now() + END_OF_INPUT_GRACE;
+        let busy = |x: &Self| {
+            x.running
+                .as_ref()
+                .is_some_and(|r| r.purpose == Purpose::Think && !r.handle.is_finished())
+                || x.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+        };
+        while busy(self) && Instant::now() < deadline {
+            thread::sleep(POLL);
+        }
         if let Some(r) = &self.running {
-            if r.purpose == Purpose::Think {
-                while !r.handle.is_finished() && Instant::now() < deadline {
-                    thread::sleep(POLL);
-                }
-            }
             r.ctl.stop();
         }
         self.cancel_job();
