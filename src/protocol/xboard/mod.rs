@@ -787,7 +787,8 @@ impl XBoard {
         // An illegal move changes nothing: whatever search runs goes on (a move the engine
         // thinks about is not thrown away).
         let engine_mv = self.engine_form(mv);
-        if !self.session.legal_moves(NOTATION).contains(&engine_mv) {
+        // (Read by the game, not looked up in the move list: a shot may come in two legs.)
+        if self.session.move_text(&engine_mv, NOTATION).is_err() {
             return say(&format!("Illegal move: {}", clip(mv)));
         }
         // A legal move stops the search: a ponder or analysis search is restarted for the
