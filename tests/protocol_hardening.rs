@@ -333,19 +333,26 @@ fn a_node_limit_counts_every_thread() {
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5",
         "position fen r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8",
     ] {
-        e.send(pos).unwrap();
-        e.send("go nodes 1000").unwrap();
-        let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
-        let nodes: u64 = lines
-            .iter()
-            .filter_map(|l| {
-                let w: Vec<&str> = l.split_whitespace().collect();
-                let i = w.iter().position(|t| *t == "nodes")?;
-                w.get(i + 1)?.parse().ok()
-            })
-            .max()
-            .unwrap_or(0);
-        assert!(nodes <= 2000, "{pos}: {nodes} nodes for go nodes 1000");
+        for limit in [100u64, 1000] {
+            e.send(pos).unwrap();
+            e.send(&format!("go nodes {limit}")).unwrap();
+            let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+            let nodes: u64 = lines
+                .iter()
+                .filter_map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    let i = w.iter().position(|t| *t == "nodes")?;
+                    w.get(i + 1)?.parse().ok()
+                })
+                .max()
+                .unwrap_or(0);
+            // A quarter over at most (the threads look at the total every few nodes); before,
+            // only the main thread looked, every 1024 of its own nodes.
+            assert!(
+                nodes <= limit + limit / 4 + 8,
+                "{pos}: {nodes} nodes for go nodes {limit}"
+            );
+        }
     }
 }
 
