@@ -6,6 +6,7 @@ use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOptio
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use crate::tools::perft;
+use std::sync::atomic::AtomicBool;
 
 /// A game in progress: its variant, rule switches and current position.
 pub trait Session: Send {
@@ -34,6 +35,14 @@ pub trait Session: Send {
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
+    /// [`Session::perft_divide`] that gives up (`None`) soon after `stop` is set.
+    fn perft_divide_until(
+        &self,
+        depth: u32,
+        threads: usize,
+        notation: Notation,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>>;
     /// The rule switches of this variant, with defaults and help.
     fn rule_options(&self) -> &'static [RuleOption];
     /// An independent copy (same variant, switches and position), e.g. for a search thread.
@@ -211,6 +220,22 @@ impl<G: Game> Session for GameSession<G> {
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
             .collect()
+    }
+
+    fn perft_divide_until(
+        &self,
+        depth: u32,
+        threads: usize,
+        notation: Notation,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
+        let split = perft::divide_until(&self.pos, depth, threads, stop)?;
+        Some(
+            split
+                .into_iter()
+                .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
+                .collect(),
+        )
     }
 
     fn rule_options(&self) -> &'static [RuleOption] {

@@ -7,9 +7,27 @@ pub mod engine;
 pub mod uci;
 pub mod xboard;
 
+use crate::search::TranspositionTable;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
+
+/// At the end of input a running search gets this long to finish by itself (so a piped
+/// `go depth 5` still answers); then it is stopped, its move printed, and the engine exits.
+pub const END_OF_INPUT_GRACE: Duration = Duration::from_millis(500);
+
+/// Empties the table by putting a fresh one of `mb` megabytes in its place: fresh zeroed memory
+/// is ready at once, where writing zeros over a large table takes seconds. The old table is
+/// freed here when `tt` held the last reference (callers stop the search first). Should the
+/// new one not be had, the old one is cleared in place.
+pub fn fresh_table(tt: &mut Arc<TranspositionTable>, mb: usize) {
+    match TranspositionTable::try_new(mb) {
+        Ok(t) => *tt = Arc::new(t),
+        Err(_) => tt.clear(),
+    }
+}
 
 /// Lines of input, read by a separate thread. The channel closes at end of input.
 /// The engine option that switches evaluation to material alone: the baseline each game's
@@ -17,6 +35,53 @@ use std::thread;
 pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
 
 pub type Input = Receiver<String>;
+
+/// The longest echo of the user's text in an error message, in characters.
+pub const ECHO_CHARS: usize = 80;
+
+/// The user's text as error messages echo it: at most [`ECHO_CHARS`] characters, then `...`.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The longest error message, in characters: messages that quote the user's input (a FEN
+/// field, a move) are cut here, so no input comes back as an error line of its own size.
+pub const MESSAGE_CHARS: usize = 300;
+
+/// A whole error message cut to [`MESSAGE_CHARS`] characters (then `...`).
+pub fn clip_message(text: &str) -> String {
+    match text.char_indices().nth(MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// Reads a whole number as a GUI sends it (an optional sign, then digits), saturating at the
+/// ends of `i64` instead of refusing numbers too long for it. `None` if it is not a number.
+pub fn parse_int_saturating(s: &str) -> Option<i64> {
+    let (negative, digits) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<i64>() {
+        Ok(v) if negative => -v,
+        Ok(v) => v,
+        Err(_) if negative => i64::MIN,
+        Err(_) => i64::MAX,
+    })
+}
+
+/// [`parse_int_saturating`], with negative numbers read as zero (a clock that ran out).
+pub fn parse_count(s: &str) -> Option<u64> {
+    parse_int_saturating(s).map(|v| v.max(0) as u64)
+}
 
 /// Starts the reader thread. Invalid UTF-8 is replaced rather than ending the input.
 pub fn spawn_stdin_reader() -> Input {
@@ -63,5 +128,38 @@ pub fn run_stdin() {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_saturate() {
+        assert_eq!(parse_int_saturating("42"), Some(42));
+        assert_eq!(parse_int_saturating("-7"), Some(-7));
+        assert_eq!(parse_int_saturating("+7"), Some(7));
+        assert_eq!(
+            parse_int_saturating("99999999999999999999999"),
+            Some(i64::MAX)
+        );
+        assert_eq!(
+            parse_int_saturating("-99999999999999999999"),
+            Some(i64::MIN)
+        );
+        for bad in ["", "-", "1.5", "x", "1e3", " 1", "--1"] {
+            assert_eq!(parse_int_saturating(bad), None, "{bad}");
+        }
+        assert_eq!(parse_count("-5"), Some(0));
+    }
+
+    #[test]
+    fn echoes_are_clipped() {
+        assert_eq!(clip("short"), "short");
+        let long = "é".repeat(1000);
+        let c = clip(&long);
+        assert_eq!(c.chars().count(), ECHO_CHARS + 3);
+        assert!(c.ends_with("..."));
     }
 }

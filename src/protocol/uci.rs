@@ -5,7 +5,9 @@
 //! `info string error: ...` and leaves the engine as it was.
 
 use super::engine::Session;
-use super::{Input, EVAL_MATERIAL_ONLY};
+use super::{
+    clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
+};
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, RuleOption};
 use crate::search::{
@@ -13,9 +15,10 @@ use crate::search::{
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tools::bench;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1 << 20;
@@ -23,9 +26,12 @@ const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
-/// A search running on its own thread.
+/// A search, or a long job (`go perft`, `bench`), running on its own thread so that the
+/// command loop still answers `isready`, `stop` and `quit`.
 struct Running {
     ctl: Arc<SearchControl>,
+    /// Stops a job that is not one search.
+    cancel: Arc<AtomicBool>,
     /// Infinite and ponder searches end only on `stop`/`ponderhit`.
     waits_for_stop: bool,
     handle: JoinHandle<()>,
@@ -60,8 +66,12 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
+/// An error line; its text is cut to a length a GUI can show (see [`clip_message`]).
 fn error(msg: impl AsRef<str>) {
-    say(&format!("info string error: {}", msg.as_ref()));
+    say(&format!(
+        "info string error: {}",
+        clip_message(msg.as_ref())
+    ));
 }
 
 /// Every rule switch of every variant, once each (first variant's default wins).
@@ -118,7 +128,7 @@ fn parse_bool(s: &str) -> Option<bool> {
 fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
     let v: u64 = value
         .parse()
-        .map_err(|_| format!("option {name}: '{value}' is not a whole number"))?;
+        .map_err(|_| format!("option {name}: '{}' is not a whole number", clip(value)))?;
     if v < min || v > max {
         return Err(format!(
             "option {name}: {v} is out of range {min}..{max}; value unchanged"
@@ -156,9 +166,19 @@ impl Uci {
                 return;
             }
         }
-        // End of input: let a timed search finish (so `go depth 5` piped in still answers),
-        // but an infinite one would never end.
-        self.finish(false);
+        // End of input: the GUI is gone. A search with a limit gets a moment to finish (so a
+        // piped `go depth 5` still answers); then, and at once for an infinite or ponder search,
+        // it is stopped and its move printed. The engine never outlives its input by more than
+        // about `END_OF_INPUT_GRACE`.
+        if let Some(r) = &self.running {
+            if !r.waits_for_stop {
+                let deadline = Instant::now() + END_OF_INPUT_GRACE;
+                while !r.handle.is_finished() && Instant::now() < deadline {
+                    thread::sleep(Duration::from_millis(2));
+                }
+            }
+        }
+        self.finish(true);
     }
 
     /// Ends the running search, if any: stops it when `stop` is set or it would never end.
@@ -166,6 +186,7 @@ impl Uci {
         if let Some(r) = self.running.take() {
             if stop || r.waits_for_stop {
                 r.ctl.stop();
+                r.cancel.store(true, Relaxed);
             }
             let _ = r.handle.join();
         }
@@ -194,7 +215,7 @@ impl Uci {
             "isready" => say("readyok"),
             "ucinewgame" => {
                 self.stop_search();
-                self.tt.clear();
+                fresh_table(&mut self.tt, self.hash_mb);
             }
             "setoption" => {
                 self.stop_search();
@@ -230,7 +251,7 @@ impl Uci {
                 self.cmd_bench(args);
             }
             "debug" | "register" => {}
-            _ => error(format!("unknown command '{cmd}'")),
+            _ => error(format!("unknown command '{}'", clip(cmd))),
         }
         true
     }
@@ -284,6 +305,12 @@ impl Uci {
             None => (rest, None),
         };
         let name = name_tokens.join(" ");
+        if name.is_empty() {
+            return error(
+                "setoption: the option name is missing; expected 'setoption name <name> \
+                 [value <value>]' with a name from the 'option name ...' lines of 'uci'",
+            );
+        }
         let lname = name.to_ascii_lowercase();
         let need_value = || {
             value
@@ -296,21 +323,18 @@ impl Uci {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
                     if mb != self.hash_mb {
-                        // Free the old table first, so that its memory can be reused.
-                        self.tt = Arc::new(TranspositionTable::new(1));
-                        match TranspositionTable::try_new(mb) {
-                            Ok(tt) => {
-                                self.tt = Arc::new(tt);
-                                self.hash_mb = mb;
-                            }
-                            Err(e) => {
-                                self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
-                                return Err(format!("option {name}: {e}; value unchanged"));
-                            }
-                        }
+                        // A new table is fresh zeroed memory: address space only, nothing
+                        // resident and no time spent, until a search writes to it. So it is
+                        // had before the old one goes (which is freed here: the search that
+                        // shared it was stopped), and a size the machine cannot give leaves
+                        // the old table as it was.
+                        let tt = TranspositionTable::try_new(mb)
+                            .map_err(|e| format!("option {name}: {e}; value unchanged"))?;
+                        self.tt = Arc::new(tt);
+                        self.hash_mb = mb;
                     }
                 }
-                "clear hash" => self.tt.clear(),
+                "clear hash" => fresh_table(&mut self.tt, self.hash_mb),
                 "threads" => {
                     self.opts.threads =
                         parse_spin(&name, &need_value()?, 1, MAX_THREADS as u64)? as usize;
@@ -365,7 +389,7 @@ impl Uci {
         }
         self.session = session;
         self.variant = info;
-        self.tt.clear();
+        fresh_table(&mut self.tt, self.hash_mb);
         if let Some(line) = variant_line(info) {
             say(&line);
         }
@@ -375,7 +399,7 @@ impl Uci {
     fn set_rule_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let all = all_rule_options();
         let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
-            return Err(format!("unknown option '{name}'"));
+            return Err(format!("unknown option '{}'", clip(name)));
         };
         let v = value.unwrap_or("");
         let b = parse_bool(v).ok_or_else(|| {
@@ -431,6 +455,7 @@ impl Uci {
         let limits = self.parse_go(args);
         let session = self.session.clone_session();
         let ctl = Arc::new(SearchControl::new(limits.ponder));
+        let cancel = Arc::new(AtomicBool::new(false));
         let tt = Arc::clone(&self.tt);
         let opts = self.opts.clone();
         let thread_ctl = Arc::clone(&ctl);
@@ -465,6 +490,7 @@ impl Uci {
             Ok(handle) => {
                 self.running = Some(Running {
                     ctl,
+                    cancel,
                     waits_for_stop: limits.infinite || limits.ponder,
                     handle,
                 })
@@ -525,15 +551,15 @@ impl Uci {
             };
             i += 2;
             // Clocks may be negative when a GUI lets the time run out; treat that as zero.
-            let value: Option<u64> =
-                raw.parse::<i64>()
-                    .ok()
-                    .map(|v| v.max(0) as u64)
-                    .filter(|_| {
-                        !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-')
-                    });
+            // Numbers too big for the engine saturate (see `Limits::sanitized`).
+            let value: Option<u64> = parse_count(raw).filter(|_| {
+                !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-')
+            });
             let Some(v) = value else {
-                error(format!("go: '{key} {raw}': not a valid number, ignored"));
+                error(format!(
+                    "go: '{key} {}': not a valid number, ignored",
+                    clip(raw)
+                ));
                 continue;
             };
             let ms = Duration::from_millis(v);
@@ -542,7 +568,7 @@ impl Uci {
                 "btime" if !white => l.time = Some(ms),
                 "winc" if white => l.inc = ms,
                 "binc" if !white => l.inc = ms,
-                "movestogo" => l.moves_to_go = (v > 0).then_some(v as u32),
+                "movestogo" => l.moves_to_go = (v > 0).then_some(v.min(u64::from(u32::MAX)) as u32),
                 "movetime" => l.move_time = Some(ms),
                 "depth" => l.depth = Some(v.min(u64::from(u32::MAX)) as u32),
                 "nodes" => l.nodes = Some(v),
@@ -553,39 +579,71 @@ impl Uci {
         l
     }
 
-    fn cmd_perft(&self, args: &[&str]) {
+    /// Runs `job` on its own thread as the running task: `stop`, `quit`, the end of input and
+    /// any command that needs the engine idle set its cancel flag and wait for it.
+    fn start_job(&mut self, name: &str, job: impl FnOnce(Arc<AtomicBool>) + Send + 'static) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        match thread::Builder::new()
+            .name(name.into())
+            .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
+            .spawn(move || job(flag))
+        {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    ctl: Arc::new(SearchControl::new(false)),
+                    cancel,
+                    waits_for_stop: false,
+                    handle,
+                })
+            }
+            Err(e) => error(format!("{name}: cannot start a thread: {e}")),
+        }
+    }
+
+    /// `go perft N`: split by root move, then the total; on its own thread, stopped by `stop`.
+    fn cmd_perft(&mut self, args: &[&str]) {
         let depth = match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(d)) if d <= 20 => d,
             _ => return error("go perft: expected a depth from 0 to 20"),
         };
-        let split = self
-            .session
-            .perft_divide(depth, self.opts.threads, Notation::Uci);
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            split.iter().map(|(_, n)| n).sum()
-        };
-        for (m, n) in &split {
-            say(&format!("{m}: {n}"));
-        }
-        say("");
-        say(&format!("Nodes searched: {total}"));
+        let session = self.session.clone_session();
+        let threads = self.opts.threads;
+        self.start_job("perft", move |stop| {
+            let Some(split) = session.perft_divide_until(depth, threads, Notation::Uci, &stop)
+            else {
+                return say("info string perft stopped");
+            };
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                split.iter().map(|(_, n)| n).sum()
+            };
+            for (m, n) in &split {
+                say(&format!("{m}: {n}"));
+            }
+            say("");
+            say(&format!("Nodes searched: {total}"));
+        });
     }
 
-    fn cmd_bench(&self, args: &[&str]) {
+    /// `bench [DEPTH]`: on its own thread, stopped by `stop`.
+    fn cmd_bench(&mut self, args: &[&str]) {
         let depth = match args.first().map(|d| d.parse::<u32>()) {
             None => bench::DEFAULT_DEPTH,
             Some(Ok(d)) if (1..=64).contains(&d) => d,
             _ => return error("bench: expected a depth from 1 to 64"),
         };
-        match bench::run(depth, |line| say(&format!("info string {line}"))) {
-            Ok(r) => {
-                say(&format!("Nodes searched: {}", r.nodes));
-                say(&format!("Nodes/second: {}", r.nps()));
+        self.start_job("bench", move |stop| {
+            let r = bench::run_until(depth, &stop, |line| say(&format!("info string {line}")));
+            match r {
+                Ok(r) => {
+                    say(&format!("Nodes searched: {}", r.nodes));
+                    say(&format!("Nodes/second: {}", r.nps()));
+                }
+                Err(e) => error(format!("bench: {e}")),
             }
-            Err(e) => error(format!("bench: {e}")),
-        }
+        });
     }
 }
 

@@ -22,6 +22,14 @@ const MAX_QUIESCENCE: usize = 24;
 /// Quiet check evasions tried in quiescence once one move has escaped mate.
 const MAX_QUIET_EVASIONS: usize = 2;
 
+/// Nodes between two looks at the limits (a power of two): `CHECK_EVERY`, or under a node
+/// limit about an eighth of each thread's share of it, so the limit is overshot by little.
+fn check_interval(node_limit: Option<u64>, threads: usize) -> u64 {
+    let share = node_limit.map_or(CHECK_EVERY, |n| n / (8 * threads.max(1) as u64));
+    let n = share.clamp(1, CHECK_EVERY);
+    1 << (63 - n.leading_zeros())
+}
+
 /// A root move with the score and line of its last search.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -105,6 +113,8 @@ pub struct Shared<'a> {
     pub frontier: Option<&'a Frontier>,
     /// Evaluate by material alone (see [`SearchOptions::material_only`]).
     pub material_only: bool,
+    /// The node limit, counted over all threads; every thread enforces it.
+    pub node_limit: Option<u64>,
 }
 
 /// What only the main thread does: enforce time and node limits.
@@ -125,6 +135,10 @@ pub struct Worker<'a, G: Game> {
     /// Shared with the other threads when they search the same thing (MultiPV 1).
     frontier: Option<&'a Frontier>,
     material_only: bool,
+    node_limit: Option<u64>,
+    /// `check_limits` runs when `nodes & check_mask == 0`: every `CHECK_EVERY` nodes, more
+    /// often under a small node limit so that it is kept closely.
+    check_mask: u64,
     pub nodes: u64,
     /// Depth of the last completed (or adopted) iteration.
     completed: u32,
@@ -157,6 +171,8 @@ impl<'a, G: Game> Worker<'a, G> {
             main,
             frontier: shared.frontier,
             material_only: shared.material_only,
+            node_limit: shared.node_limit,
+            check_mask: check_interval(shared.node_limit, shared.counters.len()) - 1,
             nodes: 0,
             completed: 0,
             seldepth: 0,
@@ -206,12 +222,16 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Looks at the stop flag, and for the main thread at the clock and node limit.
     fn check_limits(&mut self) {
         self.counters[self.id].store(self.nodes, Relaxed);
+        // Every thread keeps the node limit: a main thread the system holds back must not
+        // let the helpers search on far beyond it.
+        if self.node_limit.is_some_and(|n| self.total_nodes() >= n) {
+            self.ctl.stop();
+        }
         if let Some(main) = &self.main {
             let out_of_time = main
                 .budget
                 .is_some_and(|b| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= b.hard);
-            let out_of_nodes = main.node_limit.is_some_and(|n| self.total_nodes() >= n);
-            if out_of_time || out_of_nodes {
+            if out_of_time {
                 self.ctl.stop();
             }
         }
@@ -262,7 +282,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self, ply: usize) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        if self.nodes & self.check_mask == 0 {
             self.check_limits();
         }
         self.seldepth = self.seldepth.max(ply);

@@ -24,6 +24,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Deepest ply the search goes to (including quiescence).
@@ -193,6 +194,8 @@ pub struct SearchControl {
     /// Microseconds after `start` at which our clock started running (later than `start` when
     /// the search began as a ponder search).
     clock_start_us: AtomicU64,
+    /// A flag outside the search that stops it too (a job of several searches, e.g. `bench`).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl SearchControl {
@@ -203,6 +206,15 @@ impl SearchControl {
             pondering: AtomicBool::new(ponder),
             start: Instant::now(),
             clock_start_us: AtomicU64::new(0),
+            cancel: None,
+        }
+    }
+
+    /// A control for a search that also stops when `cancel` is set.
+    pub fn with_cancel(cancel: Arc<AtomicBool>) -> Self {
+        SearchControl {
+            cancel: Some(cancel),
+            ..SearchControl::new(false)
         }
     }
 
@@ -212,7 +224,7 @@ impl SearchControl {
     }
 
     pub fn is_stopped(&self) -> bool {
-        self.stop.load(Relaxed)
+        self.stop.load(Relaxed) || self.cancel.as_ref().is_some_and(|c| c.load(Relaxed))
     }
 
     /// The opponent played the expected move: from now on the search is on our clock.

@@ -44,6 +44,8 @@ pub fn search<G: Game>(
     ctl: &SearchControl,
     report: &mut (dyn FnMut(Report<Move>) + Send),
 ) -> SearchResult<Move> {
+    // Whatever numbers the GUI sent, the search works with ones it can add and multiply.
+    let limits = &limits.sanitized();
     let wait_for_release = || {
         while !ctl.is_stopped() && (limits.infinite || ctl.is_pondering()) {
             thread::sleep(Duration::from_millis(1));
@@ -98,6 +100,7 @@ pub fn search<G: Game>(
         counters: &counters,
         frontier,
         material_only: opts.material_only,
+        node_limit: limits.nodes,
     };
     let main_duties = MainDuties {
         budget: time::budget(limits, opts.move_overhead),

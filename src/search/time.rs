@@ -28,6 +28,8 @@ const SUDDEN_DEATH_MOVES: u32 = 30;
 /// than its increment and the clock recovers, instead of living on the increment with nothing in
 /// reserve for a slow moment of the machine.
 pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
+    let limits = &limits.sanitized();
+    let overhead = overhead.min(super::limits::MAX_TIME);
     let min = Duration::from_millis(1);
     if let Some(mt) = limits.move_time {
         let t = mt.saturating_sub(overhead).max(min);
@@ -43,8 +45,10 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
         .unwrap_or(SUDDEN_DEATH_MOVES)
         .clamp(1, 50);
     // Everything we may spend until the time control, delays of every move deducted.
-    let total = (time + limits.inc * (mtg - 1))
-        .saturating_sub(overhead * (mtg + 2))
+    // Saturating throughout: a GUI may send any number (see `Limits::sanitized`).
+    let total = time
+        .saturating_add(limits.inc.saturating_mul(mtg - 1))
+        .saturating_sub(overhead.saturating_mul(mtg + 2))
         .max(min);
     // Never more than this on one move: the clock less the delay of this move.
     let ceiling = time.saturating_sub(overhead).max(min);
@@ -52,7 +56,7 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
     // The hard limit lets one iteration run long, but spends at most a third of the clock
     // (nearly all of it only on the last move before the control).
     let cap = if mtg == 1 { ceiling } else { ceiling / 3 };
-    let hard = (soft * 4).min(cap).max(soft);
+    let hard = soft.saturating_mul(4).min(cap).max(soft);
     Some(TimeBudget {
         soft,
         hard,
@@ -125,6 +129,30 @@ mod tests {
         };
         let b = budget(&l, ms(30)).unwrap();
         assert!(b.soft > ms(2000) && b.soft < ms(4000), "{b:?}");
+    }
+
+    #[test]
+    fn huge_values_neither_panic_nor_wrap() {
+        let l = Limits {
+            time: Some(Duration::MAX),
+            inc: Duration::MAX,
+            moves_to_go: Some(u32::MAX),
+            ..Limits::default()
+        };
+        let b = budget(&l, Duration::MAX).unwrap();
+        assert!(b.soft >= ms(1) && b.soft <= b.hard);
+        let l = Limits {
+            time: Some(Duration::MAX),
+            inc: Duration::MAX,
+            ..Limits::default()
+        };
+        let b = budget(&l, ms(10)).unwrap();
+        assert!(b.soft > Duration::from_secs(3600), "{b:?}");
+        let l = Limits {
+            move_time: Some(Duration::MAX),
+            ..Limits::default()
+        };
+        assert!(budget(&l, ms(10)).is_some());
     }
 
     #[test]

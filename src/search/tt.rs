@@ -30,12 +30,11 @@ pub struct TtEntry {
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
+/// Bytes of one bucket: four slots of two words, one cache line.
+const BUCKET_BYTES: usize = ENTRIES_PER_BUCKET * 16;
 
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket {
-    slots: [[AtomicU64; 2]; ENTRIES_PER_BUCKET],
-}
+/// One entry: the key XOR the data, and the data.
+type Slot = [AtomicU64; 2];
 
 /// Data word layout: move (32) | score (16) | depth (8) | bound (2) | age (6).
 fn pack(mv: Move, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -64,9 +63,35 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
 
 /// The shared table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// Every slot, `ENTRIES_PER_BUCKET` per bucket, from `first` on (so buckets start on a
+    /// cache line whatever the allocator returned).
+    slots: Box<[Slot]>,
+    first: usize,
+    buckets: usize,
     /// Bumped once per search, so entries of old searches are replaced first.
     age: AtomicU8,
+}
+
+/// `count` zeroed slots, or `None` when the memory cannot be had. The memory comes from the
+/// allocator already zeroed (for a large table: fresh pages from the operating system), so a
+/// table of any size is ready at once and becomes resident only as the search writes to it.
+fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
+    if count == 0 {
+        return Some(Box::new([]));
+    }
+    let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
+    // SAFETY: `layout` has a non-zero size. An all-zero `AtomicU64` is a valid value (it has
+    // the in-memory representation of `u64`), so `count` zeroed slots are `count` valid
+    // `Slot`s; the box frees them with the same layout (`Layout::array::<Slot>(count)`).
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr, count,
+        )))
+    }
 }
 
 impl TranspositionTable {
@@ -78,28 +103,38 @@ impl TranspositionTable {
         Self::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A table of about `mb` megabytes, or an error when the memory cannot be had.
+    /// A table of about `mb` megabytes, or an error when the memory cannot be had. Never
+    /// panics and never aborts: a size the machine cannot give is refused.
     pub fn try_new(mb: usize) -> Result<Self, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
-        buckets.resize_with(count, Bucket::default);
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        // Three slots more, to start the first bucket on a 64-byte boundary.
+        let count = buckets
+            .checked_mul(ENTRIES_PER_BUCKET)
+            .and_then(|n| n.checked_add(ENTRIES_PER_BUCKET - 1));
+        let slots = count
+            .and_then(zeroed_slots)
+            .ok_or_else(|| format!("cannot allocate {mb} MB for the hash table"))?;
+        let misalign = (slots.as_ptr() as usize) % BUCKET_BYTES;
+        let first = ((BUCKET_BYTES - misalign) % BUCKET_BYTES) / std::mem::size_of::<Slot>();
         Ok(TranspositionTable {
+            slots,
+            first,
             buckets,
             age: AtomicU8::new(0),
         })
     }
 
+    /// The table's size in bytes (its buckets).
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
     /// Forgets everything.
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for slot in &b.slots {
-                slot[0].store(0, Relaxed);
-                slot[1].store(0, Relaxed);
-            }
+        for slot in self.slots.iter() {
+            slot[0].store(0, Relaxed);
+            slot[1].store(0, Relaxed);
         }
         self.age.store(0, Relaxed);
     }
@@ -111,15 +146,16 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let i = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.first + i * ENTRIES_PER_BUCKET;
+        &self.slots[start..start + ENTRIES_PER_BUCKET]
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        for slot in &self.bucket(key).slots {
+        for slot in self.bucket(key) {
             let data = slot[1].load(Relaxed);
             if slot[0].load(Relaxed) ^ data == key {
                 return unpack(data).map(|(e, _)| e);
@@ -136,7 +172,7 @@ impl TranspositionTable {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, slot) in bucket.slots.iter().enumerate() {
+        for (i, slot) in bucket.iter().enumerate() {
             let data = slot[1].load(Relaxed);
             let stored_key = slot[0].load(Relaxed) ^ data;
             let Some((old, old_age)) = unpack(data) else {
@@ -163,7 +199,7 @@ impl TranspositionTable {
             }
         }
         let data = pack(mv, score, depth, bound, age);
-        let slot = &bucket.slots[victim];
+        let slot = &bucket[victim];
         slot[0].store(key ^ data, Relaxed);
         slot[1].store(data, Relaxed);
     }
@@ -174,16 +210,12 @@ impl TranspositionTable {
         let age = self.age.load(Relaxed);
         let mut used: u32 = 0;
         let mut seen = 0;
-        'outer: for b in &self.buckets {
-            for slot in &b.slots {
-                if seen == 1000 {
-                    break 'outer;
-                }
-                seen += 1;
-                if let Some((_, a)) = unpack(slot[1].load(Relaxed)) {
-                    if a == age {
-                        used += 1;
-                    }
+        let live = &self.slots[self.first..self.first + self.buckets * ENTRIES_PER_BUCKET];
+        for slot in live.iter().take(1000) {
+            seen += 1;
+            if let Some((_, a)) = unpack(slot[1].load(Relaxed)) {
+                if a == age {
+                    used += 1;
                 }
             }
         }
@@ -212,13 +244,24 @@ mod tests {
     }
 
     #[test]
+    fn sizes_the_machine_cannot_give_are_refused() {
+        // More than the address space: refused, not a panic or an abort.
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(1 << 44).is_err());
+        let tt = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(tt.bytes(), 2 << 20);
+        // Buckets start on a cache line.
+        assert_eq!(tt.bucket(12345).as_ptr() as usize % BUCKET_BYTES, 0);
+    }
+
+    #[test]
     fn torn_entries_are_rejected() {
         let tt = TranspositionTable::new(1);
         let m = Move::normal(Square::new(1), Square::new(2));
         tt.store(42, m, 10, 3, Bound::Exact);
         // Simulate a write from another thread landing on the data word only.
         let b = tt.bucket(42);
-        for slot in &b.slots {
+        for slot in b {
             if slot[1].load(Relaxed) != 0 {
                 slot[1].store(pack(m, 99, 9, Bound::Exact, 0), Relaxed);
             }

@@ -6,6 +6,8 @@
 use crate::games::registry::VARIANTS;
 use crate::games::Notation;
 use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given.
@@ -57,7 +59,16 @@ impl BenchResult {
 }
 
 /// Runs the bench to `depth`; `progress` gets one line per position.
-pub fn run(depth: u32, mut progress: impl FnMut(String)) -> Result<BenchResult, String> {
+pub fn run(depth: u32, progress: impl FnMut(String)) -> Result<BenchResult, String> {
+    run_until(depth, &Arc::new(AtomicBool::new(false)), progress)
+}
+
+/// [`run`], stopped (with an error) as soon as `cancel` is set, even inside a search.
+pub fn run_until(
+    depth: u32,
+    cancel: &Arc<AtomicBool>,
+    mut progress: impl FnMut(String),
+) -> Result<BenchResult, String> {
     let tt = TranspositionTable::new(BENCH_HASH_MB);
     let opts = SearchOptions {
         threads: 1,
@@ -77,10 +88,13 @@ pub fn run(depth: u32, mut progress: impl FnMut(String)) -> Result<BenchResult, 
             .set_position(Some(fen), &[], Notation::Uci)
             .map_err(|e| format!("bench position {fen}: {e}"))?;
         tt.clear();
-        let ctl = SearchControl::new(false);
+        let ctl = SearchControl::with_cancel(Arc::clone(cancel));
         let start = Instant::now();
         let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});
         elapsed += start.elapsed();
+        if cancel.load(Relaxed) {
+            return Err("stopped".into());
+        }
         nodes += r.nodes;
         progress(format!(
             "Position {} ({variant}): {fen}: bestmove {} nodes {}",

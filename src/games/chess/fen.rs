@@ -33,6 +33,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             };
             pos.put(p, sq);
         }
+        pos.validate_variant_pieces()?;
         for c in Color::BOTH {
             let kings = pos.pieces(c, Role::King).count();
             if kings != 1 {
@@ -81,6 +82,45 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         pos.key = pos.compute_key();
         Ok(pos)
+    }
+
+    /// The conditions of "Which positions are valid" that depend on the variant and not only on
+    /// the rule set: one kind of pawn in each Cannonrider game, and the Swedish cannon count.
+    fn validate_variant_pieces(&self) -> Result<(), GameError> {
+        if R::SCORPIONS {
+            let (wanted, other) = if self.variant == "cannonriderscorpion" {
+                (Role::Scorpion, Role::Pawn)
+            } else {
+                (Role::Pawn, Role::Scorpion)
+            };
+            if self.role_bb(other).any() {
+                return err(format!(
+                    "{} has no {}s, only {}s",
+                    self.variant,
+                    role_name(other),
+                    role_name(wanted)
+                ));
+            }
+        }
+        if R::SWEDISH_CANNONS {
+            let most = if self.variant == "swedishcannon1" {
+                1
+            } else {
+                2
+            };
+            for c in Color::BOTH {
+                let count = self.pieces(c, Role::Cannon).count() as usize
+                    + self.reserve[c.index()] as usize;
+                if count > most {
+                    return err(format!(
+                        "{} has {count} cannons (board and reserve together), {} allows at most {most}",
+                        c.name(),
+                        self.variant
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Reads the bracketed reserve (`[CCcc]`, `[]`, `[-]`). Only variants with Swedish cannons
@@ -274,5 +314,13 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             s.push('-');
         }
         s
+    }
+}
+
+fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::Scorpion => "Scorpion",
+        Role::Pawn => "pawn",
+        _ => "piece",
     }
 }

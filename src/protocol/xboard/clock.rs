@@ -1,6 +1,8 @@
 //! XBoard's time controls (`level`, `st`, `sd`, `nps`, `time`, `otim`) turned into search
 //! limits.
 
+use crate::protocol::{clip, parse_count};
+use crate::search::limits::MAX_TIME;
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -44,31 +46,42 @@ pub fn parse_level(args: &[&str]) -> Result<(u32, Duration, Duration), String> {
     let [mps, base, inc] = args else {
         return Err("expected 'level MPS BASE INC'".into());
     };
-    let mps: u32 = mps
-        .parse()
-        .map_err(|_| format!("moves per session '{mps}' is not a whole number"))?;
+    let mps = parse_count(mps)
+        .filter(|_| !mps.starts_with('-'))
+        .ok_or_else(|| format!("moves per session '{}' is not a whole number", clip(mps)))?;
+    let bad_base = || format!("bad base time '{}'", clip(base));
     let base = match base.split_once(':') {
         Some((m, s)) => {
-            let m: u64 = m.parse().map_err(|_| format!("bad base time '{base}'"))?;
-            let s: u64 = s.parse().map_err(|_| format!("bad base time '{base}'"))?;
-            Duration::from_secs(m * 60 + s)
+            let m = parse_count(m).filter(|_| !m.starts_with('-'));
+            let s = parse_count(s).filter(|_| !s.starts_with('-'));
+            let (m, s) = m.zip(s).ok_or_else(bad_base)?;
+            Duration::from_secs(m.saturating_mul(60).saturating_add(s)).min(MAX_TIME)
         }
-        None => seconds(base, 60.0).ok_or_else(|| format!("bad base time '{base}'"))?,
+        None => seconds(base, 60.0).ok_or_else(bad_base)?,
     };
-    let inc = seconds(inc, 1.0).ok_or_else(|| format!("bad increment '{inc}'"))?;
-    Ok((mps, base, inc))
+    let inc = seconds(inc, 1.0).ok_or_else(|| format!("bad increment '{}'", clip(inc)))?;
+    Ok((mps.min(u64::from(u32::MAX)) as u32, base, inc))
 }
 
-/// A non-negative decimal number of `unit` seconds.
+/// A non-negative decimal number of `unit` seconds; values beyond [`MAX_TIME`] count as it.
 pub fn seconds(s: &str, unit: f64) -> Option<Duration> {
     let v: f64 = s.parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v * unit < 1e9).then(|| Duration::from_secs_f64(v * unit))
+    if v.is_nan() || v < 0.0 {
+        return None;
+    }
+    let secs = v * unit;
+    Some(if secs >= MAX_TIME.as_secs_f64() {
+        MAX_TIME
+    } else {
+        Duration::from_secs_f64(secs)
+    })
 }
 
-/// Reads a centisecond clock value; a negative clock (flag fallen) counts as zero.
+/// Reads a centisecond clock value; a negative clock (flag fallen) counts as zero, and one
+/// beyond [`MAX_TIME`] as `MAX_TIME` (never a wrapped-around small value).
 pub fn centiseconds(s: &str) -> Option<Duration> {
-    let v: i64 = s.parse().ok()?;
-    Some(Duration::from_millis(v.max(0) as u64 * 10))
+    let cs = parse_count(s)?;
+    Some(Duration::from_millis(cs.saturating_mul(10)).min(MAX_TIME))
 }
 
 impl Clock {
@@ -92,7 +105,7 @@ impl Clock {
             // Node-count time: the same share of the clock, spent as nodes.
             let budget = match (l.move_time, l.time) {
                 (Some(st), _) => st,
-                (None, Some(t)) => t / l.moves_to_go.unwrap_or(30).max(1) + l.inc,
+                (None, Some(t)) => (t / l.moves_to_go.unwrap_or(30).max(1)).saturating_add(l.inc),
                 (None, None) => Duration::from_secs(1),
             };
             l.nodes = Some(((budget.as_secs_f64() * nps as f64) as u64).max(1));
@@ -144,5 +157,24 @@ mod tests {
         let l = c.limits(0);
         assert_eq!((l.nodes, l.move_time), (Some(2000), None));
         assert_eq!(centiseconds("-50"), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn huge_values_saturate() {
+        let (_, base, _) = parse_level(&["1", "99999999999999999:0", "0"]).unwrap();
+        assert_eq!(base, MAX_TIME);
+        let (mps, base, inc) = parse_level(&["99999999999", "1e300", "1e300"]).unwrap();
+        assert_eq!((mps, base, inc), (u32::MAX, MAX_TIME, MAX_TIME));
+        assert_eq!(centiseconds("99999999999999999"), Some(MAX_TIME));
+        assert_eq!(centiseconds("999999999999999999999999"), Some(MAX_TIME));
+        assert_eq!(seconds("inf", 1.0), Some(MAX_TIME));
+        assert_eq!(seconds("NaN", 1.0), None);
+        let c = Clock {
+            base: MAX_TIME,
+            inc: MAX_TIME,
+            nps: Some(u64::MAX),
+            ..Clock::default()
+        };
+        assert!(c.limits(0).nodes.is_some());
     }
 }

@@ -69,6 +69,29 @@ pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<((usize, usiz
     (file < files && r < ranks).then_some(((file, r), 1 + digits))
 }
 
+/// Whether `s` has the form of a move on a board of this size (whether or not it is legal):
+/// `e2e4`, `e7e8q`, `P@e4`, a shot in legs `e3e5,e5e3`, with an optional trailing `=` or `+`.
+pub fn looks_like_move(s: &str, files: usize, ranks: usize) -> bool {
+    let s = s.strip_suffix('=').unwrap_or(s);
+    !s.is_empty() && s.split(',').all(|leg| looks_like_leg(leg, files, ranks))
+}
+
+fn looks_like_leg(leg: &str, files: usize, ranks: usize) -> bool {
+    if let Some((piece, target)) = leg.split_once('@') {
+        return piece.len() <= 2
+            && piece.chars().all(|c| c.is_ascii_alphabetic() || c == '+')
+            && parse_square(target, files, ranks).is_some_and(|(_, n)| n == target.len());
+    }
+    let Some((_, n)) = parse_square(leg, files, ranks) else {
+        return false;
+    };
+    let Some((_, m)) = parse_square(&leg[n..], files, ranks) else {
+        return false;
+    };
+    let rest = &leg[n + m..];
+    rest.len() <= 2 && rest.chars().all(|c| c.is_ascii_alphabetic() || c == '+')
+}
+
 /// The name of square (file, rank index from 0) as XBoard writes it.
 pub fn square_name((file, rank): (usize, usize), ranks: usize) -> String {
     let shown = if ranks == 10 { rank } else { rank + 1 };

@@ -11,7 +11,9 @@ pub mod clock;
 pub mod describe;
 
 use super::engine::Session;
-use super::{Input, EVAL_MATERIAL_ONLY};
+use super::{
+    clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
+};
 use crate::board::Color;
 use crate::games::registry::{self, VariantInfo, VARIANTS};
 use crate::games::{Notation, Outcome, RuleOption};
@@ -20,10 +22,11 @@ use crate::search::{
     TranspositionTable,
 };
 use clock::Clock;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 65_536;
@@ -54,6 +57,13 @@ struct Running {
     handle: JoinHandle<SearchResult<String>>,
     /// The position key the search started from (a result for another position is stale).
     key: u64,
+}
+
+/// A `perft` running on its own thread (on a copy of the position), so that the command loop
+/// still reads `?`, `quit` and the rest while it counts.
+struct Job {
+    cancel: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 /// The latest report of the running search, for `.` in analysis.
@@ -87,6 +97,15 @@ pub struct XBoard {
     lifted: Option<String>,
     running: Option<Running>,
     last_info: LastInfo,
+    hash_mb: usize,
+    /// `memory` and rule `option`s received while the engine thinks about its move: applied
+    /// once the move is made, so that the search is not thrown away.
+    pending_memory: Option<usize>,
+    pending_rules: Vec<(&'static str, bool)>,
+    job: Option<Job>,
+    /// `pong`s held back until the running `perft` has printed its answer (a `pong` promises
+    /// that every earlier command is done).
+    held_pongs: Vec<String>,
 }
 
 impl Default for XBoard {
@@ -167,6 +186,11 @@ impl XBoard {
             lifted: None,
             running: None,
             last_info: Arc::new(Mutex::new(None)),
+            hash_mb: DEFAULT_HASH_MB,
+            pending_memory: None,
+            pending_rules: Vec::new(),
+            job: None,
+            held_pongs: Vec::new(),
         }
     }
 
@@ -180,7 +204,7 @@ impl XBoard {
         }
         loop {
             self.collect_finished();
-            let line = if self.running.is_some() {
+            let line = if self.running.is_some() || self.job.is_some() {
                 match input.recv_timeout(POLL) {
                     Ok(line) => line,
                     Err(RecvTimeoutError::Timeout) => continue,
@@ -197,17 +221,62 @@ impl XBoard {
                 return;
             }
         }
-        // End of input: a move being thought about is still played (so piped transcripts
-        // get their answer); analysis and pondering would never end.
-        if let Some(r) = &self.running {
-            if r.purpose != Purpose::Think {
-                r.ctl.stop();
-            }
+        // End of input: the GUI is gone. A move being thought about and a `perft` get a moment
+        // to finish by themselves (so piped transcripts get their answer), then they are
+        // stopped and the move played; analysis and pondering stop at once. The engine never
+        // outlives its input by more than about `END_OF_INPUT_GRACE`.
+        let deadline = Instant::now() + END_OF_INPUT_GRACE;
+        let busy = |x: &Self| {
+            x.running
+                .as_ref()
+                .is_some_and(|r| r.purpose == Purpose::Think && !r.handle.is_finished())
+                || x.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+        };
+        while busy(self) && Instant::now() < deadline {
+            thread::sleep(POLL);
         }
+        if let Some(r) = &self.running {
+            r.ctl.stop();
+        }
+        self.cancel_job();
         self.wait_for_search();
+        // The move may have started a ponder search.
+        self.stop_search();
     }
 
-    /// Plays the move of a finished search, if one has finished.
+    /// Stops a running `perft` and prints the `pong`s held for it.
+    fn cancel_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.cancel.store(true, Relaxed);
+            let _ = job.handle.join();
+        }
+        for pong in std::mem::take(&mut self.held_pongs) {
+            say(&pong);
+        }
+    }
+
+    /// True while a search for the engine's own move runs.
+    fn thinking(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.purpose == Purpose::Think)
+    }
+
+    /// Applies the `memory` and rule `option`s held back while the engine thought.
+    fn apply_pending(&mut self) {
+        if self.thinking() {
+            return;
+        }
+        if let Some(mb) = self.pending_memory.take() {
+            self.resize_table(mb);
+        }
+        for (name, value) in std::mem::take(&mut self.pending_rules) {
+            self.apply_rule_option(name, value);
+        }
+    }
+
+    /// Plays the move of a finished search, if one has finished, and prints a finished
+    /// `perft`'s held `pong`s.
     fn collect_finished(&mut self) {
         if self
             .running
@@ -215,6 +284,9 @@ impl XBoard {
             .is_some_and(|r| r.handle.is_finished())
         {
             self.wait_for_search();
+        }
+        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            self.cancel_job();
         }
     }
 
@@ -241,6 +313,7 @@ impl XBoard {
                 say(&format!("move {shown}"));
                 self.history.push(mv);
                 self.excluded.clear();
+                self.apply_pending();
                 if !self.claim_if_over() {
                     self.start_ponder();
                 }
@@ -448,6 +521,9 @@ impl XBoard {
     /// Handles one command; false means quit.
     pub fn handle(&mut self, line: &str) -> bool {
         self.collect_finished();
+        // A search for the engine's move that ended some other way (`force`, `new`, ...)
+        // leaves what it held back to be done now.
+        self.apply_pending();
         let line = line.trim();
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -489,13 +565,23 @@ impl XBoard {
             }
             "usermove" => self.cmd_usermove(rest),
             "?" => {
+                // Move now: the move is printed before the next command is read.
                 if let Some(r) = &self.running {
                     if r.purpose == Purpose::Think {
                         r.ctl.stop();
+                        self.wait_for_search();
                     }
                 }
+                self.cancel_job();
             }
-            "ping" => say(&format!("pong {rest}")),
+            "ping" => {
+                let pong = format!("pong {rest}");
+                if self.job.is_some() {
+                    self.held_pongs.push(pong);
+                } else {
+                    say(&pong);
+                }
+            }
             "draw" => {}
             "result" => {
                 self.stop_unless_analyzing();
@@ -513,25 +599,25 @@ impl XBoard {
                     self.clock.mine = None;
                     self.clock.theirs = None;
                 }
-                Err(e) => say(&format!("Error ({e}): {line}")),
+                Err(e) => say(&format!("Error ({}): {}", clip(&e), clip(line))),
             },
             "st" => match clock::seconds(rest, 1.0) {
                 Some(d) if d > Duration::ZERO => self.clock.per_move = Some(d),
-                _ => say(&format!("Error (bad time per move): {line}")),
+                _ => say(&format!("Error (bad time per move): {}", clip(line))),
             },
-            "sd" => match rest.parse::<u32>() {
-                Ok(d) if d > 0 => self.clock.depth = Some(d),
-                _ => say(&format!("Error (bad depth): {line}")),
+            "sd" => match parse_count(rest).filter(|_| !rest.starts_with('-')) {
+                Some(d) if d > 0 => self.clock.depth = Some(d.min(u64::from(u32::MAX)) as u32),
+                _ => say(&format!("Error (bad depth): {}", clip(line))),
             },
-            "nps" => match rest.parse::<u64>() {
-                Ok(0) => self.clock.nps = None,
-                Ok(n) => self.clock.nps = Some(n),
-                Err(_) => say(&format!("Error (bad nps): {line}")),
+            "nps" => match parse_count(rest).filter(|_| !rest.starts_with('-')) {
+                Some(0) => self.clock.nps = None,
+                Some(n) => self.clock.nps = Some(n),
+                None => say(&format!("Error (bad nps): {}", clip(line))),
             },
             "time" | "otim" => match clock::centiseconds(rest) {
                 Some(t) if cmd == "time" => self.clock.mine = Some(t),
                 Some(t) => self.clock.theirs = Some(t),
-                None => say(&format!("Error (bad clock value): {line}")),
+                None => say(&format!("Error (bad clock value): {}", clip(line))),
             },
             "analyze" => {
                 self.stop_search();
@@ -545,10 +631,21 @@ impl XBoard {
                 }
             }
             "." => self.cmd_stat(),
+            // Not XBoard's: the board and FEN as comment lines (which GUIs ignore), for
+            // people and tests at the console.
+            "d" => {
+                for l in self.session.board_diagram().trim_end().lines() {
+                    say(&format!("# {l}"));
+                }
+                say(&format!("# Fen: {}", self.session.fen()));
+            }
             "memory" => self.cmd_memory(rest),
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => self.opts.threads = n,
-                _ => say(&format!("Error (cores must be 1..{MAX_THREADS}): {line}")),
+                _ => say(&format!(
+                    "Error (cores must be 1..{MAX_THREADS}): {}",
+                    clip(line)
+                )),
             },
             "exclude" | "include" => self.cmd_exclude(cmd == "exclude", rest),
             "lift" | "hover" => self.cmd_lift(cmd, rest),
@@ -564,18 +661,19 @@ impl XBoard {
             }
             "option" => self.cmd_option(rest),
             "perft" => self.cmd_perft(rest),
-            "quit" => return false,
+            "quit" => {
+                self.cancel_job();
+                return false;
+            }
             _ => {
-                // A bare move (from a GUI that did not take `usermove=1`) is still a move.
+                // A bare move (from a GUI that did not take `usermove=1`) is still a move, and
+                // a bare string in the form of a move is an illegal move, not a command.
                 if args.is_empty()
-                    && self
-                        .session
-                        .legal_moves(NOTATION)
-                        .contains(&self.engine_form(cmd))
+                    && describe::looks_like_move(cmd, self.variant.files, self.variant.ranks)
                 {
                     self.cmd_usermove(cmd);
                 } else {
-                    say(&format!("Error (unknown command): {cmd}"));
+                    say(&format!("Error (unknown command): {}", clip(cmd)));
                 }
             }
         }
@@ -652,13 +750,14 @@ impl XBoard {
 
     fn cmd_new(&mut self) {
         self.stop_search();
+        self.cancel_job();
         self.analyzing = false;
         self.force = false;
         self.engine_side = Color::Black;
         self.clock.depth = None;
         self.clock.mine = None;
         self.clock.theirs = None;
-        self.tt.clear();
+        fresh_table(&mut self.tt, self.hash_mb);
         let chess = registry::find("normal").unwrap_or(&VARIANTS[0]);
         if let Err(e) = self.reset_game(chess) {
             say(&format!("Error ({e}): new"));
@@ -666,12 +765,12 @@ impl XBoard {
     }
 
     fn cmd_variant(&mut self, name: &str) {
-        self.stop_search();
         let Some(info) = registry::find(name) else {
-            return say(&format!("Error (unknown variant): {name}"));
+            return say(&format!("Error (unknown variant): {}", clip(name)));
         };
+        self.stop_search();
         if let Err(e) = self.reset_game(info) {
-            return say(&format!("Error ({e}): variant {name}"));
+            return say(&format!("Error ({e}): variant {}", clip(name)));
         }
         if let Some(desc) = info.xboard_setup() {
             say(&describe::setup_line(info, &desc, &self.session.fen()));
@@ -685,17 +784,23 @@ impl XBoard {
         if mv.is_empty() {
             return say("Error (no move given): usermove");
         }
-        // A move for the side the engine is thinking for cannot come now; but a ponder or
-        // analysis search is only stopped.
-        self.stop_search();
+        // An illegal move changes nothing: whatever search runs goes on (a move the engine
+        // thinks about is not thrown away).
         let engine_mv = self.engine_form(mv);
+        // (Read by the game, not looked up in the move list: a shot may come in two legs.)
+        if self.session.move_text(&engine_mv, NOTATION).is_err() {
+            return say(&format!("Illegal move: {}", clip(mv)));
+        }
+        // A legal move stops the search: a ponder or analysis search is restarted for the
+        // new position; the GUI moving for the side the engine thinks for overrides it.
+        self.stop_search();
         match self.session.play(&engine_mv, NOTATION) {
             Ok(()) => {
                 self.history.push(engine_mv);
                 self.position_changed();
             }
             Err(_) => {
-                say(&format!("Illegal move: {mv}"));
+                say(&format!("Illegal move: {}", clip(mv)));
                 if self.analyzing {
                     self.start_analysis();
                 }
@@ -704,6 +809,14 @@ impl XBoard {
     }
 
     fn cmd_setboard(&mut self, fen: &str) {
+        // A refused position changes nothing, not even a running search.
+        let mut next = self.session.clone_session();
+        if let Err(e) = next.set_position(Some(fen), &[], NOTATION) {
+            return say(&format!(
+                "tellusererror Illegal position: {}",
+                clip_message(&e.to_string())
+            ));
+        }
         self.stop_search();
         match self.session.set_position(Some(fen), &[], NOTATION) {
             Ok(()) => {
@@ -714,18 +827,22 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
-            Err(e) => say(&format!("tellusererror Illegal position: {e}")),
+            Err(e) => say(&format!(
+                "tellusererror Illegal position: {}",
+                clip_message(&e.to_string())
+            )),
         }
     }
 
     fn cmd_undo(&mut self, plies: usize) {
-        self.stop_search();
+        // Nothing to take back: an error that leaves any search running.
         if self.history.len() < plies {
             return say(&format!(
                 "Error (no move to take back): {}",
                 if plies == 1 { "undo" } else { "remove" }
             ));
         }
+        self.stop_search();
         let keep = self.history.len() - plies;
         let moves: Vec<&str> = self.history[..keep].iter().map(String::as_str).collect();
         match self
@@ -764,18 +881,53 @@ impl XBoard {
         }
     }
 
+    /// `memory N`: the table's size in MB. While the engine thinks about its move the new
+    /// size waits for the move.
     fn cmd_memory(&mut self, arg: &str) {
-        match arg.parse::<usize>() {
-            Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                self.stop_search();
-                self.tt = Arc::new(TranspositionTable::new(mb));
-                if self.analyzing {
-                    self.start_analysis();
+        match parse_count(arg).filter(|_| !arg.starts_with('-')) {
+            Some(mb) if (1..=MAX_HASH_MB as u64).contains(&mb) => {
+                if self.thinking() {
+                    self.pending_memory = Some(mb as usize);
+                } else {
+                    self.resize_table(mb as usize);
                 }
             }
             _ => say(&format!(
-                "Error (memory must be 1..{MAX_HASH_MB} MB): memory {arg}"
+                "Error (memory must be 1..{MAX_HASH_MB} MB): memory {}",
+                clip(arg)
             )),
+        }
+    }
+
+    /// A table of `mb` MB in place of the current one; a size the machine cannot give is
+    /// refused and the old table kept. The new table is fresh zeroed memory (address space
+    /// only until a search writes to it), so the old one is never held twice in memory; the
+    /// same size again changes nothing.
+    fn resize_table(&mut self, mb: usize) {
+        if mb == self.hash_mb {
+            return;
+        }
+        let was = self.running.as_ref().map(|r| r.purpose);
+        self.stop_search();
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.hash_mb = mb;
+            }
+            Err(e) => say(&format!(
+                "Error ({e}; the table stays at {} MB): memory {mb}",
+                self.hash_mb
+            )),
+        }
+        self.resume(was);
+    }
+
+    /// Restarts the analysis or ponder search that a change of settings stopped.
+    fn resume(&mut self, was: Option<Purpose>) {
+        match was {
+            Some(Purpose::Analyze) if self.analyzing => self.start_analysis(),
+            Some(Purpose::Ponder) => self.start_ponder(),
+            _ => {}
         }
     }
 
@@ -790,7 +942,7 @@ impl XBoard {
                 self.excluded.push(arg.to_string());
             }
         } else {
-            return say(&format!("Illegal move: {arg}"));
+            return say(&format!("Illegal move: {}", clip(arg)));
         }
         if self.analyzing {
             self.start_analysis();
@@ -827,77 +979,109 @@ impl XBoard {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (arg.trim(), ""),
         };
+        if name.is_empty() {
+            return say(&format!(
+                "Error (option needs a name: 'option NAME=VALUE', names as in the feature \
+                 option lines): {}",
+                clip(format!("option {arg}").trim_end())
+            ));
+        }
         if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
             return match value {
                 "1" | "true" => self.opts.material_only = true,
                 "0" | "false" => self.opts.material_only = false,
                 _ => say(&format!(
-                    "Error (option {EVAL_MATERIAL_ONLY} takes 0 or 1): {value}"
+                    "Error (option {EVAL_MATERIAL_ONLY} takes 0 or 1): {}",
+                    clip(value)
                 )),
             };
         }
         let all = all_rule_options();
         let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
-            return say(&format!("Error (unknown option): {name}"));
+            return say(&format!("Error (unknown option): {}", clip(name)));
         };
         let b = match value {
             "1" | "true" => true,
             "0" | "false" => false,
             _ => {
                 return say(&format!(
-                    "Error (option {} takes 0 or 1): {value}",
-                    opt.name
+                    "Error (option {} takes 0 or 1): {}",
+                    opt.name,
+                    clip(value)
                 ))
             }
         };
-        self.rule_values.retain(|(n, _)| *n != opt.name);
-        self.rule_values.push((opt.name, b));
-        if self
-            .session
-            .rule_options()
-            .iter()
-            .any(|o| o.name == opt.name)
-        {
-            self.stop_search();
-            if let Err(e) = self.session.set_rule_option(opt.name, b) {
-                return say(&format!("Error (option {}: {e})", opt.name));
-            }
-            // The switch takes effect from the next position set up: set this one again.
-            let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
-            if let Err(e) = self
-                .session
-                .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
-            {
-                say(&format!(
-                    "tellusererror The game so far is not legal with {}={}: {e}",
-                    opt.name,
-                    u8::from(b)
-                ));
-            }
-            if self.analyzing {
-                self.start_analysis();
-            }
+        if self.thinking() {
+            // Changing the rules replays the game: done once the move is made.
+            self.pending_rules.push((opt.name, b));
+        } else {
+            self.apply_rule_option(opt.name, b);
         }
     }
 
+    /// Sets a rule switch and sets the game up again under it.
+    fn apply_rule_option(&mut self, name: &'static str, b: bool) {
+        self.rule_values.retain(|(n, _)| *n != name);
+        self.rule_values.push((name, b));
+        if !self.session.rule_options().iter().any(|o| o.name == name) {
+            return;
+        }
+        let was = self.running.as_ref().map(|r| r.purpose);
+        self.stop_search();
+        if let Err(e) = self.session.set_rule_option(name, b) {
+            say(&format!("Error (option {name}: {e})"));
+            return self.resume(was);
+        }
+        // The switch takes effect from the next position set up: set this one again.
+        let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
+        if let Err(e) = self
+            .session
+            .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
+        {
+            say(&format!(
+                "tellusererror The game so far is not legal with {name}={}: {}",
+                u8::from(b),
+                clip_message(&e.to_string())
+            ));
+        }
+        self.resume(was);
+    }
+
+    /// `perft N` on its own thread, on a copy of the position: a running search goes on, and
+    /// `?`, `new`, `variant`, `quit` or the end of input stop the count. `pong`s wait for it.
     fn cmd_perft(&mut self, arg: &str) {
         let depth = match arg.parse::<u32>() {
             Ok(d) if d <= 20 => d,
-            _ => return say(&format!("Error (perft depth must be 0..20): perft {arg}")),
+            _ => {
+                return say(&format!(
+                    "Error (perft depth must be 0..20): perft {}",
+                    clip(arg)
+                ))
+            }
         };
-        self.stop_search();
-        let split = self
-            .session
-            .perft_divide(depth, self.opts.threads, NOTATION);
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            split.iter().map(|(_, n)| n).sum()
-        };
-        for (m, n) in &split {
-            say(&format!("{m}: {n}"));
+        self.cancel_job();
+        let session = self.session.clone_session();
+        let threads = self.opts.threads;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&cancel);
+        let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
+            let Some(split) = session.perft_divide_until(depth, threads, NOTATION, &stop) else {
+                return say(&format!("Error (perft stopped): perft {depth}"));
+            };
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                split.iter().map(|(_, n)| n).sum()
+            };
+            for (m, n) in &split {
+                say(&format!("{m}: {n}"));
+            }
+            say(&format!("perft {depth}: {total}"));
+        });
+        match spawned {
+            Ok(handle) => self.job = Some(Job { cancel, handle }),
+            Err(e) => say(&format!("Error (cannot start perft: {e}): perft {depth}")),
         }
-        say(&format!("perft {depth}: {total}"));
     }
 }
 

@@ -1,0 +1,496 @@
+//! Regression tests for issue 16 ("Protocol hardening"): one test for each example of input
+//! that crashed, hung or misled the engine, through the real binary in both protocols.
+
+mod protocol_support;
+
+use protocol_support::{fen_in, Engine, ANSWER};
+use std::thread;
+use std::time::{Duration, Instant};
+
+fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci").unwrap();
+    e.until(ANSWER, |l| l == "uciok").unwrap();
+    e
+}
+
+fn xboard() -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard").unwrap();
+    e.send("protover 2").unwrap();
+    e.until(ANSWER, |l| l.contains("done=1")).unwrap();
+    e.send("new").unwrap();
+    e
+}
+
+fn run_xb(e: &mut Engine, cmds: &[&str]) -> Vec<String> {
+    for c in cmds {
+        e.send(c).unwrap();
+    }
+    e.sync_xboard().unwrap()
+}
+
+fn run_uci(e: &mut Engine, cmds: &[&str]) -> Vec<String> {
+    for c in cmds {
+        e.send(c).unwrap();
+    }
+    e.sync_uci().unwrap()
+}
+
+fn is_move(l: &str) -> bool {
+    l.starts_with("move ")
+}
+
+/// Waits for the engine's `move` line (thinking lines are skipped).
+fn xb_move(e: &mut Engine) -> String {
+    let lines = e.until(ANSWER, is_move).unwrap();
+    lines.last().unwrap()["move ".len()..].to_string()
+}
+
+fn uci_fen(e: &mut Engine) -> String {
+    e.send("d").unwrap();
+    fen_in(&e.until(ANSWER, |l| l.starts_with("Key: ")).unwrap()).unwrap()
+}
+
+// ---- Crash: a table the machine cannot give -------------------------------------------
+
+#[test]
+fn xboard_memory_beyond_the_machine_is_refused_and_the_engine_plays_on() {
+    let mut e = xboard();
+    // 64 GB: refused on a machine that cannot give it, accepted (and not touched) on one that
+    // can. Either way the engine lives on and plays.
+    let out = run_xb(&mut e, &["memory 65536", "memory 65536"]);
+    for l in &out {
+        assert!(l.starts_with("Error (cannot allocate"), "{out:?}");
+    }
+    // Resident memory stays small whatever was granted: the table is touched only as used.
+    if let Some(mb) = e.rss_mb() {
+        assert!(mb < 200, "resident {mb} MB after memory 65536");
+    }
+    run_xb(&mut e, &["sd 2", "usermove e2e4"]);
+    assert!(!xb_move(&mut e).is_empty());
+}
+
+#[test]
+fn uci_hash_beyond_the_machine_is_refused_and_the_old_table_kept() {
+    let mut e = uci();
+    let out = run_uci(&mut e, &["setoption name Hash value 1048576"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("cannot allocate"), "{out:?}");
+    e.send("go depth 3").unwrap();
+    e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
+}
+
+// ---- Crash in the search thread: clock arithmetic ---------------------------------------
+
+#[test]
+fn a_huge_level_does_not_kill_the_search() {
+    let mut e = xboard();
+    run_xb(&mut e, &["level 1 99999999999999999:0 0", "usermove e2e4"]);
+    thread::sleep(Duration::from_millis(300));
+    e.send("?").unwrap();
+    assert!(!xb_move(&mut e).is_empty());
+}
+
+#[test]
+fn huge_uci_clock_values_saturate() {
+    let mut e = uci();
+    for go in [
+        "go wtime 99999999999999999999999 btime 99999999999999999999999 winc 99999999999999999999 binc 99999999999999999999 movestogo 99999999999",
+        "go movetime 99999999999999999999",
+        "go wtime 18446744073709551615 winc 18446744073709551615 movestogo 1",
+        "go depth 99999999999 nodes 99999999999999999999999",
+    ] {
+        e.send("position startpos").unwrap();
+        e.send(go).unwrap();
+        // Thinking, not moving at once (a wrapped-around clock would move in milliseconds).
+        let early = e.lines_for(Duration::from_millis(300));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {early:?}"
+        );
+        e.send("stop").unwrap();
+        e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
+    }
+}
+
+// ---- Wrong answer: a huge `time` wrapping around --------------------------------------
+
+#[test]
+fn a_huge_time_value_is_not_a_tiny_one() {
+    let mut e = xboard();
+    // 1844674407370955162 centiseconds times ten wraps to 4 ms in 64-bit arithmetic.
+    run_xb(
+        &mut e,
+        &[
+            "level 0 5 0",
+            "time 1844674407370955162",
+            "otim 30000",
+            "usermove e2e4",
+        ],
+    );
+    let early = e.lines_for(Duration::from_millis(400));
+    assert!(
+        !early.iter().any(|l| is_move(l)),
+        "moved at once: {early:?}"
+    );
+    e.send("?").unwrap();
+    xb_move(&mut e);
+}
+
+// ---- Lost move: commands while the engine thinks ----------------------------------------
+
+/// The engine thinks about White's first move of the cannon game; `cmd` arrives meanwhile;
+/// the move must still come (and `cmd` be answered before it where it answers at all).
+fn move_survives(cmd: &str) {
+    let mut e = xboard();
+    run_xb(&mut e, &["variant cannon", "st 1"]);
+    e.send("go").unwrap();
+    thread::sleep(Duration::from_millis(100));
+    e.send(cmd).unwrap();
+    let lines = e.until(ANSWER, is_move).unwrap();
+    assert!(is_move(lines.last().unwrap()), "{cmd}: {lines:?}");
+}
+
+#[test]
+fn an_illegal_usermove_while_thinking_keeps_the_move() {
+    move_survives("usermove a0a9");
+}
+
+#[test]
+fn memory_while_thinking_keeps_the_move() {
+    move_survives("memory 32");
+}
+
+#[test]
+fn perft_while_thinking_keeps_the_move() {
+    move_survives("perft 2");
+}
+
+#[test]
+fn undo_with_nothing_to_undo_while_thinking_keeps_the_move() {
+    move_survives("undo");
+}
+
+#[test]
+fn a_rule_option_while_thinking_keeps_the_move() {
+    move_survives("option CannonClearShot=1");
+}
+
+#[test]
+fn a_rule_option_sent_while_thinking_applies_after_the_move() {
+    let mut e = xboard();
+    run_xb(&mut e, &["variant cannon", "st 0.3"]);
+    e.send("go").unwrap();
+    e.send("option CannonClearShot=1").unwrap();
+    e.send("memory 32").unwrap();
+    xb_move(&mut e);
+    // Both were applied once the move was made: the option is on (an unknown value would be
+    // an error now) and the game goes on.
+    let out = run_xb(&mut e, &["force", "d"]);
+    assert!(fen_in(&out).is_some(), "{out:?}");
+}
+
+// ---- No exit: end of input -------------------------------------------------------------
+
+fn exits_after_end_of_input(mut e: Engine, expect: &str) {
+    e.close_input();
+    let start = Instant::now();
+    let lines = e.until(Duration::from_secs(3), |l| l.starts_with(expect));
+    assert!(
+        lines.is_ok(),
+        "no '{expect}' after the end of input: {lines:?}"
+    );
+    assert!(e.exits_within(Duration::from_secs(2)), "still running");
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn uci_end_of_input_ends_an_infinite_search() {
+    let mut e = uci();
+    run_uci(&mut e, &["position startpos"]);
+    e.send("go infinite").unwrap();
+    exits_after_end_of_input(e, "bestmove ");
+}
+
+#[test]
+fn uci_end_of_input_ends_a_search_on_the_opponents_clock_only() {
+    let mut e = uci();
+    run_uci(&mut e, &["position startpos"]);
+    e.send("go btime 100000 binc 1000").unwrap();
+    exits_after_end_of_input(e, "bestmove ");
+}
+
+#[test]
+fn uci_end_of_input_ends_a_long_perft() {
+    let mut e = uci();
+    e.send("go perft 9").unwrap();
+    e.close_input();
+    assert!(e.exits_within(Duration::from_millis(1500)));
+}
+
+#[test]
+fn xboard_end_of_input_ends_thinking_and_analysis() {
+    let mut e = xboard();
+    run_xb(&mut e, &["level 0 600 0", "time 99999999", "usermove e2e4"]);
+    exits_after_end_of_input(e, "move ");
+    let mut e = xboard();
+    run_xb(&mut e, &["post", "analyze"]);
+    e.close_input();
+    assert!(e.exits_within(Duration::from_millis(1500)));
+}
+
+// ---- Blocking work on the command loop ---------------------------------------------------
+
+/// `isready` answered within a second while `cmd` runs, and `stop` ends it within a second.
+fn uci_stays_responsive(cmd: &str, stopped: &str) {
+    let mut e = uci();
+    e.send(cmd).unwrap();
+    thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("isready").unwrap();
+    e.until(ANSWER, |l| l == "readyok").unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("stop").unwrap();
+    e.until(ANSWER, |l| l.contains(stopped)).unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    e.send("quit").unwrap();
+    assert!(e.exits_within(Duration::from_secs(1)));
+}
+
+#[test]
+fn go_perft_does_not_block_isready_stop_or_quit() {
+    uci_stays_responsive("go perft 8", "perft stopped");
+}
+
+#[test]
+fn bench_does_not_block_isready_stop_or_quit() {
+    uci_stays_responsive("bench 30", "bench: stopped");
+}
+
+#[test]
+fn a_big_hash_is_ready_at_once_and_not_resident() {
+    let mut e = uci();
+    let t = Instant::now();
+    let out = run_uci(&mut e, &["setoption name Hash value 8192"]);
+    // Refused only where the machine cannot give 8 GB at all.
+    assert!(
+        out.is_empty() || out[0].contains("cannot allocate"),
+        "{out:?}"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        t.elapsed()
+    );
+    run_uci(&mut e, &["ucinewgame", "setoption name Clear Hash"]);
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+    if let Some(mb) = e.rss_mb() {
+        assert!(mb < 200, "resident {mb} MB");
+    }
+}
+
+#[test]
+fn xboard_memory_sent_again_does_not_double_the_memory() {
+    let mut e = xboard();
+    run_xb(&mut e, &["memory 1024", "sd 4", "usermove e2e4"]);
+    xb_move(&mut e);
+    let before = e.rss_mb();
+    run_xb(
+        &mut e,
+        &["memory 1024", "memory 1024", "new", "memory 1024"],
+    );
+    if let (Some(a), Some(b)) = (before, e.rss_mb()) {
+        assert!(b <= a + 50, "resident {a} MB, then {b} MB");
+    }
+}
+
+// ---- Limits not kept: node limit over all threads ----------------------------------------
+
+#[test]
+fn a_node_limit_counts_every_thread() {
+    let mut e = uci();
+    run_uci(&mut e, &["setoption name Threads value 2"]);
+    for pos in [
+        "position startpos",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5",
+        "position fen r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8",
+    ] {
+        for limit in [100u64, 1000] {
+            e.send(pos).unwrap();
+            e.send(&format!("go nodes {limit}")).unwrap();
+            let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+            let nodes: u64 = lines
+                .iter()
+                .filter_map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    let i = w.iter().position(|t| *t == "nodes")?;
+                    w.get(i + 1)?.parse().ok()
+                })
+                .max()
+                .unwrap_or(0);
+            // A quarter over at most (the threads look at the total every few nodes); before,
+            // only the main thread looked, every 1024 of its own nodes.
+            assert!(
+                nodes <= limit + limit / 4 + 8,
+                "{pos}: {nodes} nodes for go nodes {limit}"
+            );
+        }
+    }
+}
+
+// ---- Unhelpful answers -------------------------------------------------------------------
+
+#[test]
+fn long_input_is_echoed_short() {
+    let long = "x".repeat(1 << 20);
+    let mut e = uci();
+    let out = run_uci(&mut e, &[&long, &format!("position fen {long}")]);
+    assert_eq!(out.len(), 2, "{}", out.len());
+    for l in &out {
+        assert!(l.len() < 400, "{} chars", l.len());
+    }
+    assert!(out[0].ends_with("...'"), "{}", &out[0][..100]);
+    let mut e = xboard();
+    let out = run_xb(
+        &mut e,
+        &[
+            &long,
+            &format!("usermove {long}"),
+            &format!("setboard {long}"),
+        ],
+    );
+    assert_eq!(out.len(), 3);
+    for l in &out {
+        assert!(l.len() < 400, "{} chars", l.len());
+    }
+}
+
+#[test]
+fn an_option_without_a_name_says_what_is_missing() {
+    let mut e = uci();
+    for cmd in ["setoption name", "setoption name value 3"] {
+        let out = run_uci(&mut e, &[cmd]);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].contains("option name is missing"), "{out:?}");
+    }
+    let mut e = xboard();
+    for cmd in ["option", "option =1"] {
+        let out = run_xb(&mut e, &[cmd]);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with("Error (option needs a name"), "{out:?}");
+    }
+}
+
+#[test]
+fn a_bare_illegal_move_in_xboard_is_an_illegal_move() {
+    let mut e = xboard();
+    assert_eq!(
+        run_xb(&mut e, &["force", "g6g7"]),
+        vec!["Illegal move: g6g7"]
+    );
+    assert_eq!(run_xb(&mut e, &["e7e8q"]), vec!["Illegal move: e7e8q"]);
+    // A legal bare move is played; a word is still an unknown command.
+    assert!(run_xb(&mut e, &["e2e4"]).is_empty());
+    assert_eq!(
+        run_xb(&mut e, &["frobnicate"]),
+        vec!["Error (unknown command): frobnicate"]
+    );
+    let out = run_xb(&mut e, &["d"]);
+    assert!(fen_in(&out).unwrap().contains("4P3"), "{out:?}");
+}
+
+// ---- Positions a variant cannot have -----------------------------------------------------
+
+/// `fen` is refused in `variant` with a message containing `says`, and the position stays.
+fn refused(variant: &str, fen: &str, says: &str) {
+    let mut e = uci();
+    run_uci(
+        &mut e,
+        &[&format!("setoption name UCI_Variant value {variant}")],
+    );
+    let before = uci_fen(&mut e);
+    let out = run_uci(&mut e, &[&format!("position fen {fen}")]);
+    assert_eq!(out.len(), 1, "{variant} {fen}: {out:?}");
+    assert!(out[0].contains(says), "{variant} {fen}: {out:?}");
+    assert_eq!(uci_fen(&mut e), before);
+    // XBoard refuses it too.
+    let mut x = xboard();
+    let out = run_xb(
+        &mut x,
+        &[&format!("variant {variant}"), &format!("setboard {fen}")],
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("tellusererror") && l.contains(says)),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn swedish_cannon_counts_are_kept() {
+    // Two cannons on the board for each side: swedishcannon1 allows one.
+    refused(
+        "swedishcannon1",
+        "rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        "at most 1",
+    );
+    // One on the board and one in reserve each: also two.
+    refused(
+        "swedishcannon1",
+        "rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[Cc] w KQkq - 0 1",
+        "at most 1",
+    );
+    // Three in swedishcannon.
+    refused(
+        "swedishcannon",
+        "rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[CCcc] w KQkq - 0 1",
+        "at most 2",
+    );
+    // Within the limits: accepted.
+    let mut e = uci();
+    let out = run_uci(
+        &mut e,
+        &[
+            "setoption name UCI_Variant value swedishcannon1",
+            "position fen rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        ],
+    );
+    assert!(out.iter().all(|l| !l.contains("error")), "{out:?}");
+}
+
+#[test]
+fn cannonrider_games_have_one_kind_of_pawn() {
+    refused(
+        "cannonrider",
+        "nrbckqcbrn/*ssssssss*/*8*/*8*/*8*/*8*/*SSSSSSSS*/NRBCKQCBRN w KQkq - 0 1",
+        "no Scorpions",
+    );
+    refused(
+        "cannonriderscorpion",
+        "nrbckqcbrn/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
+        "no pawns",
+    );
+    refused(
+        "cannonrider",
+        "nrbckqcbrn/*ppppppps*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
+        "no Scorpions",
+    );
+}
