@@ -219,6 +219,16 @@ pub trait Game: Clone + Send + Sync + 'static {
         0
     }
 
+    /// A small number below [`PIECE_KINDS`] naming the kind of piece that makes the move (the
+    /// dropped piece for a drop), so that history tables can tell pieces apart. Games with one
+    /// kind of mover keep the default 0.
+    fn moved_kind(&self, _m: Move) -> usize {
+        0
+    }
+
     /// A text diagram of the board.
     fn board_diagram(&self) -> String;
 }
+
+/// Bound on [`Game::moved_kind`]: every game's piece kinds fit below it.
+pub const PIECE_KINDS: usize = 24;

@@ -279,6 +279,13 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
     }
 
+    fn moved_kind(&self, m: Move) -> usize {
+        if m.kind() == MoveKind::Drop {
+            return Role::from_index(m.piece() as usize).index();
+        }
+        self.piece_at(m.from()).map_or(0, |p| p.role().index())
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();

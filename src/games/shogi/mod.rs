@@ -190,6 +190,13 @@ impl Game for ShogiPosition {
         }
     }
 
+    fn moved_kind(&self, m: Move) -> usize {
+        match m.kind() {
+            MoveKind::Drop => m.piece() as usize,
+            _ => self.piece_at(m.from()).map_or(0, |p| p.role().index()),
+        }
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();
