@@ -117,3 +117,67 @@ pub(crate) fn check_random_game<G: SeeOracle>(
     }
     Ok(checked)
 }
+
+/// Rough cost of `see_ge`: nanoseconds per call over every legal move of the positions of a
+/// fixed pseudo-random game from `start` (run with `--ignored --nocapture` in release).
+pub(crate) fn time_see<G: Game>(start: &G, plies: usize) -> (f64, f64) {
+    let mut p = start.clone();
+    let mut positions = Vec::new();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..plies {
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        if moves.is_empty() || p.rule_outcome().is_some() {
+            break;
+        }
+        positions.push(p.clone());
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        p.make_move(moves[seed as usize % moves.len()]);
+    }
+    let mut work: Vec<(G, Vec<Move>, Vec<Move>)> = Vec::new();
+    for q in positions {
+        let mut moves = MoveList::new();
+        q.legal_moves(&mut moves);
+        let (caps, quiets): (Vec<Move>, Vec<Move>) = moves.iter().partition(|&&m| q.is_tactical(m));
+        work.push((q, caps, quiets));
+    }
+    let mut result = [0.0; 2];
+    for (k, slot) in result.iter_mut().enumerate() {
+        let mut calls = 0u64;
+        let mut yes = 0u64;
+        let t0 = std::time::Instant::now();
+        for _ in 0..20 {
+            for (q, caps, quiets) in &work {
+                let list = if k == 0 { caps } else { quiets };
+                for &m in list {
+                    yes += u64::from(q.see_ge(std::hint::black_box(m), 0));
+                    calls += 1;
+                }
+            }
+        }
+        std::hint::black_box(yes);
+        *slot = t0.elapsed().as_nanos() as f64 / calls.max(1) as f64;
+    }
+    (result[0], result[1])
+}
+
+#[test]
+#[ignore]
+fn see_timing() {
+    use crate::games::cannon::CannonPosition;
+    use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
+    use crate::games::shogi::ShogiPosition;
+    fn show<G: Game>(name: &str) {
+        let start = G::new_game(name).unwrap();
+        let (caps, quiets) = time_see(&start, 80);
+        println!("{name:>20}: captures {caps:6.1} ns, quiet moves {quiets:6.1} ns per see_ge");
+    }
+    show::<Chess>("chess");
+    show::<SwedishCannonChess>("swedishcannon");
+    show::<CannonriderChess>("cannonrider");
+    show::<ChesstoniaChess>("chesstonia");
+    show::<ShogiPosition>("cannonshogi");
+    show::<CannonPosition>("cannon");
+}

@@ -14,15 +14,59 @@
 //! opens its shot. Soldier capturers go lowest square first. Values are `capture_value`'s: a
 //! soldier 100, a town `TOWN_VALUE`.
 
-use super::movegen::capture_steps;
+use super::movegen::{capture_steps, LINES};
 use super::position::CannonPosition;
-use super::tables::{reverse, Bb};
+use super::tables::{reverse, tables, Bb, FILES, RANKS};
 use super::{SOLDIER_VALUE, TOWN_VALUE};
-use crate::board::Square;
+use crate::board::{Color, Square};
 use crate::games::{Game, Move, MoveKind};
+use std::sync::OnceLock;
 
 /// Room for the gains of one exchange: each step removes a soldier (100 squares).
 const MAX_EXCHANGE: usize = 104;
+
+/// Per square, computed once from the move generator's steps and lines: where a soldier of
+/// each side stands to capture onto it, and the squares from which a cannon's soldiers could
+/// reach it with a shot (two to five squares away along a line: a front two or three squares
+/// off and the two soldiers behind it). A side with fewer than three soldiers there cannot
+/// shoot the square, which spares asking for its cannons.
+struct SeeTables {
+    capture_from: [[Bb; FILES * RANKS]; 2],
+    shot_zone: [Bb; FILES * RANKS],
+}
+
+fn see_tables() -> &'static SeeTables {
+    static T: OnceLock<SeeTables> = OnceLock::new();
+    T.get_or_init(|| {
+        let geo = &tables().geo;
+        let mut t = SeeTables {
+            capture_from: [[Bb::EMPTY; FILES * RANKS]; 2],
+            shot_zone: [Bb::EMPTY; FILES * RANKS],
+        };
+        for sq in geo.valid() {
+            for c in Color::BOTH {
+                for step in capture_steps(c) {
+                    if let Some(from) = geo.step(sq, reverse(step)) {
+                        t.capture_from[c.index()][sq.index()].set(from);
+                    }
+                }
+            }
+            for line in LINES {
+                for d in [line, reverse(line)] {
+                    let mut cur = sq;
+                    for dist in 1..=5 {
+                        let Some(next) = geo.step(cur, d) else { break };
+                        if dist >= 2 {
+                            t.shot_zone[sq.index()].set(next);
+                        }
+                        cur = next;
+                    }
+                }
+            }
+        }
+        t
+    })
+}
 
 impl CannonPosition {
     /// The exact exchange value of the legal move `m` for the side to move.
@@ -67,6 +111,8 @@ impl CannonPosition {
             SOLDIER_VALUE
         };
         let valid = self.t.geo.valid();
+        let st = see_tables();
+        let zone = st.shot_zone[to.index()];
         let mut gains = [0i32; MAX_EXCHANGE];
         gains[0] = gain;
         let mut d = 0;
@@ -74,13 +120,11 @@ impl CannonPosition {
         loop {
             let own = soldiers[side.index()];
             let empty = valid & !(soldiers[0] | soldiers[1] | towns);
-            let shot = self.shot_squares(&self.guns(own), empty).contains(to);
+            let shot =
+                (own & zone).count() >= 3 && self.shot_squares(&self.guns(own), empty).contains(to);
             let mut capturers = Bb::EMPTY;
             if !shot {
-                for step in capture_steps(side) {
-                    capturers |= self.t.shift(to_bb, reverse(step));
-                }
-                capturers &= own;
+                capturers = st.capture_from[side.index()][to.index()] & own;
                 if capturers.is_empty() || d + 1 >= MAX_EXCHANGE {
                     break;
                 }
