@@ -10,6 +10,7 @@ mod piece;
 mod position;
 mod rules;
 mod san;
+mod see;
 mod tables;
 
 pub use eval::role_value;
@@ -284,6 +285,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             return Role::from_index(m.piece() as usize).index();
         }
         self.piece_at(m.from()).map_or(0, |p| p.role().index())
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_ge_impl(m, threshold)
     }
 
     fn board_diagram(&self) -> String {

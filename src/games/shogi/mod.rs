@@ -7,6 +7,7 @@ mod fen;
 mod movegen;
 mod piece;
 mod position;
+mod see;
 mod tables;
 
 pub use eval::{hand_value, role_value};
@@ -195,6 +196,11 @@ impl Game for ShogiPosition {
             MoveKind::Drop => m.piece() as usize,
             _ => self.piece_at(m.from()).map_or(0, |p| p.role().index()),
         }
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_ge_impl(m, threshold)
     }
 
     fn board_diagram(&self) -> String {
