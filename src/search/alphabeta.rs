@@ -723,6 +723,48 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
+        // ProbCut: a capture whose shallow search clears beta by a margin would almost surely
+        // hold at full depth; the node is cut without a full search.
+        let probcut_beta = beta + 200;
+        if !pv
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !tte.is_some_and(|e| e.depth >= depth - 3 && tt_score < probcut_beta)
+        {
+            let mut caps = MoveList::new();
+            self.pos.tactical_moves(&mut caps);
+            let mut cap_scores = Scores::new();
+            let picker = MovePicker::tactical(&self.pos, &mut caps, &mut cap_scores, tt_move);
+            for m in picker {
+                if !self.pos.see_ge(m, probcut_beta - eval) {
+                    continue;
+                }
+                self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
+                self.pos.make_move(m);
+                let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if v >= probcut_beta && !self.stopped {
+                    v = -self.search(
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        false,
+                        !cut,
+                    );
+                }
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.tt
+                        .store(key, m, score_to_tt(v, ply), depth - 3, Bound::Lower);
+                    return v;
+                }
+            }
+        }
         // Internal iterative reduction: without a table move the ordering is poor, and a
         // shallower search is cheaper here (it fills the table for the next visit).
         let depth = if tt_move.is_none() && excluded.is_none() && depth >= 4 && (pv || cut) {
@@ -793,8 +835,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     {
                         let s_beta = tt_score - 2 * depth;
                         self.frames[ply].excluded = m;
-                        let s =
-                            self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut);
+                        let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut);
                         self.frames[ply].excluded = Move::NONE;
                         if self.stopped {
                             return 0;
@@ -807,6 +848,20 @@ impl<'a, G: Game> Worker<'a, G> {
                             ext = -1;
                         }
                     }
+                }
+            }
+            // Static-exchange pruning at low depth: a capture that loses more than a margin
+            // growing with depth, or a quiet move that drops its piece, is not worth a search.
+            if !pv && !in_check && best > -MATE_BOUND && searched > 0 {
+                let margin = if tactical {
+                    -100 * depth
+                } else {
+                    -25 * lmr_depth * lmr_depth
+                };
+                if (tactical && depth <= 6 || !tactical && lmr_depth <= 7)
+                    && !self.pos.see_ge(m, margin)
+                {
+                    continue;
                 }
             }
             let piece_to = PieceTo::new(&self.pos, m);
@@ -839,7 +894,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv, !pv && !cut);
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 1 + usize::from(pv) && !in_check {
+                if depth >= 3 && searched > usize::from(pv) && !in_check {
                     r = reduction(depth, searched);
                     if tactical || gives_check {
                         // Tactical moves are reduced only when they come very late.
@@ -1002,6 +1057,11 @@ impl<'a, G: Game> Worker<'a, G> {
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
+                continue;
+            }
+            // A capture that loses material by static exchange cannot help here: the side
+            // can stand pat instead.
+            if !in_check && !self.pos.see_ge(m, 0) {
                 continue;
             }
             // In check, once a move has shown we are not mated, two quiet evasions are

@@ -1,8 +1,9 @@
 //! Move ordering: the transposition-table move first, then captures and other tactical moves by
-//! MVV-LVA (most valuable victim, least valuable attacker), then the two killer moves of the
-//! ply and the counter-move of the opponent's last move, then quiet moves by their history:
-//! the side's from/to history plus the continuation histories of the moves one and two plies
-//! back (how well this piece going to this square answered that piece going to that square).
+//! MVV-LVA (most valuable victim, least valuable attacker) when they do not lose material by
+//! static exchange, then the two killer moves of the ply and the counter-move of the opponent's
+//! last move, then quiet moves by their history (the side's from/to history plus the
+//! continuation histories of the moves one and two plies back: how well this piece going to this
+//! square answered that piece going to that square), and last the captures that lose material.
 
 use crate::board::Color;
 use crate::games::{Game, Move, MoveList, MAX_MOVES, PIECE_KINDS};
@@ -18,6 +19,8 @@ const TACTICAL: i32 = 1 << 28;
 const KILLER_1: i32 = 1 << 27;
 const KILLER_2: i32 = KILLER_1 - 1;
 const COUNTER: i32 = KILLER_1 - 2;
+/// Captures that lose material by static exchange come after every quiet move.
+const BAD_TACTICAL: i32 = -(1 << 28);
 
 /// The "gravity" update: a bonus moves the entry toward +-HISTORY_MAX and shrinks as it gets
 /// there, so scores saturate smoothly and old knowledge decays.
@@ -193,7 +196,11 @@ impl<'a> MovePicker<'a> {
             if m == tt_move {
                 TT_MOVE
             } else if pos.is_tactical(m) {
-                TACTICAL + mvv_lva(pos, m)
+                if pos.see_ge(m, 0) {
+                    TACTICAL + mvv_lva(pos, m)
+                } else {
+                    BAD_TACTICAL + mvv_lva(pos, m)
+                }
             } else if m == ctx.killers[0] {
                 KILLER_1
             } else if m == ctx.killers[1] {
