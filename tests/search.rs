@@ -200,3 +200,39 @@ fn repetition_walk_stops_at_a_null_move() {
     assert_eq!(passed.repetition_outcome(100), None);
     assert_eq!(passed.rule_outcome(), None);
 }
+
+/// Every game's `moved_kind` stays below `PIECE_KINDS` (the history tables are sized by it).
+#[test]
+fn moved_kinds_fit_the_history_tables() {
+    use cannonade::games::cannon::CannonPosition;
+    use cannonade::games::chess::{CannonriderChess, ChesstoniaChess, SwedishCannonChess};
+    use cannonade::games::shogi::CannonShogi;
+    use cannonade::games::PIECE_KINDS;
+
+    fn check<G: Game>(variant: &str) {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _game in 0..20 {
+            let mut pos = G::new_game(variant).unwrap();
+            for _ply in 0..80 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                for &m in moves.iter() {
+                    assert!(pos.moved_kind(m) < PIECE_KINDS, "{variant}: {m:?}");
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+    check::<Chess>("chess");
+    check::<SwedishCannonChess>("swedishcannon");
+    check::<CannonriderChess>("cannonriderscorpion");
+    check::<ChesstoniaChess>("chesstonia");
+    check::<CannonShogi>("cannonshogi");
+    check::<CannonPosition>("cannon");
+}

@@ -4,6 +4,8 @@ pub mod cannon;
 pub mod chess;
 pub mod moves;
 pub mod registry;
+#[cfg(test)]
+pub(crate) mod see_oracle;
 pub mod shogi;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
@@ -219,6 +221,27 @@ pub trait Game: Clone + Send + Sync + 'static {
         0
     }
 
+    /// A small number below [`PIECE_KINDS`] naming the kind of piece that makes the move (the
+    /// dropped piece for a drop), so that history tables can tell pieces apart. Games with one
+    /// kind of mover keep the default 0.
+    fn moved_kind(&self, _m: Move) -> usize {
+        0
+    }
+
+    /// Static exchange evaluation: true when playing `m` and then letting both sides capture on
+    /// the move's target square, least valuable attacker first, each side free to stop (stand
+    /// pat), gains at least `threshold` for the mover, in the units of `Game::capture_value`
+    /// (centipawns of material; a promotion counts what it adds to the board).
+    ///
+    /// `m` must be legal. Quiet moves, drops and promotions are evaluated too: a quiet move gains
+    /// 0 and then risks the moved (or dropped, or placed) piece, so `see_ge(quiet, -50)` says
+    /// whether it survives on its square. Each family's exact rules (which attackers join, what
+    /// is ignored) are in `docs/search.md`, "Static exchange evaluation".
+    fn see_ge(&self, m: Move, threshold: i32) -> bool;
+
     /// A text diagram of the board.
     fn board_diagram(&self) -> String;
 }
+
+/// Bound on [`Game::moved_kind`]: every game's piece kinds fit below it.
+pub const PIECE_KINDS: usize = 24;

@@ -3,7 +3,9 @@
 //! and reductions). Every game rule comes from the `Game` trait.
 
 use super::limits::Limits;
-use super::ordering::{History, MovePicker, Scores};
+use super::ordering::{
+    ContinuationHistory, CounterMoves, History, MovePicker, PieceTo, QuietContext, Scores,
+};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -38,6 +40,28 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+}
+
+/// What the search remembers about one ply of the current line.
+#[derive(Copy, Clone)]
+struct Frame {
+    /// Static evaluation at this ply (`-INFINITE` when in check: no evaluation then).
+    eval: i32,
+    /// The move played from this ply, as continuation histories see it (`NONE` for a null
+    /// move or before any move).
+    piece_to: PieceTo,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Move,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            eval: -INFINITE,
+            piece_to: PieceTo::NONE,
+            excluded: Move::NONE,
+        }
+    }
 }
 
 /// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2.
@@ -147,11 +171,19 @@ pub struct Worker<'a, G: Game> {
     root_depth: i32,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     history: Box<History>,
+    cont: Box<ContinuationHistory>,
+    counter_moves: Box<CounterMoves>,
+    /// Per-ply facts of the current line (index = ply).
+    frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
-    /// Whether the move leading to each ply was a null move (no two in a row).
-    null_before: [bool; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
+    /// Completed iterations in a row that chose the same best move (time management).
+    stable_iterations: u32,
+    /// The best move and score of the last completed iteration.
+    last_best: Option<(Move, i32)>,
+    /// The best score of each completed iteration, for the "score is falling" test.
+    scores: Vec<i32>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -180,9 +212,14 @@ impl<'a, G: Game> Worker<'a, G> {
             root_depth: 0,
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
             history: Box::default(),
+            cont: Box::default(),
+            counter_moves: Box::default(),
+            frames: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
-            null_before: [false; MAX_PLY + 2],
+            stable_iterations: 0,
+            last_best: None,
+            scores: Vec::new(),
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -354,6 +391,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             self.completed = depth as u32;
+            self.note_iteration();
             self.publish(self.completed);
             self.counters[self.id].store(self.nodes, Relaxed);
             if self.main.is_some() {
@@ -396,11 +434,50 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.root_moves.len() == 1 && depth >= 2 {
                 return true;
             }
-            if !b.fixed && self.ctl.clock_elapsed() >= b.soft * 6 / 10 {
-                return true;
+            if !b.fixed {
+                let share = self.soft_share();
+                if self.ctl.clock_elapsed().as_secs_f64() >= b.soft.as_secs_f64() * share {
+                    return true;
+                }
             }
         }
         false
+    }
+
+    /// Records the best move and score of an iteration just completed.
+    fn note_iteration(&mut self) {
+        let best = (self.root_moves[0].mv, self.root_moves[0].score);
+        self.stable_iterations = match self.last_best {
+            Some((m, _)) if m == best.0 => self.stable_iterations + 1,
+            _ => 0,
+        };
+        self.last_best = Some(best);
+        self.scores.push(best.1);
+    }
+
+    /// The share of the soft budget after which no new iteration starts: smaller when the best
+    /// move has stayed the same for several iterations, larger when it just changed or when the
+    /// score is falling (the search has found trouble and needs time to find a way out). Never
+    /// past the hard limit, which `check_limits` enforces inside the search.
+    fn soft_share(&self) -> f64 {
+        let stability = match self.stable_iterations {
+            0 => 1.35,
+            1 => 1.1,
+            2 => 0.95,
+            3 => 0.85,
+            _ => 0.75,
+        };
+        let n = self.scores.len();
+        let falling = if n >= 2 && self.scores[n - 1].abs() < MATE_BOUND {
+            let now = self.scores[n - 1];
+            let before = self.scores[n - 2];
+            let early = self.scores[n.saturating_sub(4)];
+            let drop = (before - now) + (early - now) / 2;
+            (1.0 + f64::from(drop) / 150.0).clamp(0.75, 1.6)
+        } else {
+            1.0
+        };
+        0.6 * stability * falling
     }
 
     /// The report of root move `i` after a search to `depth`.
@@ -468,18 +545,24 @@ impl<'a, G: Game> Worker<'a, G> {
             rm.score = -INFINITE;
         }
         let mut best = -INFINITE;
+        self.frames[0].eval = if self.pos.in_check() {
+            -INFINITE
+        } else {
+            self.static_eval()
+        };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            self.frames[0].piece_to = PieceTo::new(&self.pos, m);
             self.pos.make_move(m);
             let ext = i32::from(self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == pv_idx {
-                score = -self.search(-beta, -alpha, new_depth, 1, true);
+                score = -self.search(-beta, -alpha, new_depth, 1, true, false);
             } else {
-                score = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
+                score = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.search(-beta, -alpha, new_depth, 1, true);
+                    score = -self.search(-beta, -alpha, new_depth, 1, true, false);
                 }
             }
             self.pos.unmake_move();
@@ -519,9 +602,36 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
+    /// The continuation-history keys of the moves one and two plies before `ply`.
+    #[inline]
+    fn prev_piece_tos(&self, ply: usize) -> [PieceTo; 2] {
+        [
+            if ply >= 1 {
+                self.frames[ply - 1].piece_to
+            } else {
+                PieceTo::NONE
+            },
+            if ply >= 2 {
+                self.frames[ply - 2].piece_to
+            } else {
+                PieceTo::NONE
+            },
+        ]
+    }
+
     /// The main search below the root. `pv` nodes are those on the principal variation (full
-    /// window); all others are searched with a null window.
-    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv: bool) -> i32 {
+    /// window); all others are searched with a null window. `cut` marks the null-window nodes
+    /// expected to fail high (the first child of an expected fail-low node, the null-move and
+    /// reduced searches), where reductions can be bolder.
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -549,42 +659,81 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.static_eval() };
         }
+        let excluded = self.frames[ply].excluded;
+        self.frames[ply + 1].excluded = Move::NONE;
+        // The grandchildren start with fresh killers; the children keep their cousins'.
+        self.killers[ply + 2] = [Move::NONE; 2];
 
         let key = self.pos.key();
-        let tte = self.tt.probe(key);
+        // A singular-extension search (one move left out) must neither use nor overwrite the
+        // table entry of the full node.
+        let tte = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let tt_score = tte.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
         if let Some(e) = tte {
             if !pv && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
                 let usable = match e.bound {
                     Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
+                    Bound::Lower => tt_score >= beta,
+                    Bound::Upper => tt_score <= alpha,
                 };
                 if usable {
-                    return s;
+                    return tt_score;
                 }
             }
         }
 
         let eval = if in_check {
             -INFINITE
+        } else if excluded.is_none() {
+            let e = self.static_eval();
+            // The table's bound is a better guess than the static value where it applies.
+            match tte {
+                Some(t) if t.bound == Bound::Lower && tt_score > e => tt_score,
+                Some(t) if t.bound == Bound::Upper && tt_score < e => tt_score,
+                _ => e,
+            }
         } else {
-            self.static_eval()
+            self.frames[ply].eval
         };
-        if !pv && !in_check && beta.abs() < MATE_BOUND {
+        self.frames[ply].eval = eval;
+        // "Improving": the side to move stands better than two plies ago, so a fail high is
+        // likelier and pruning can be bolder (and less bold when it is not).
+        let improving = !in_check
+            && ply >= 2
+            && (self.frames[ply - 2].eval == -INFINITE || eval > self.frames[ply - 2].eval);
+
+        if !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a shallow search will not fall.
-            if depth <= 6 && eval - 90 * depth >= beta {
+            if depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
                 return eval;
+            }
+            // Razoring: far below alpha at low depth, only a tactic can save the node; ask
+            // quiescence whether there is one.
+            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
+                let q = self.quiescence(alpha, alpha + 1, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
             }
             // Null move: if passing still holds beta, a real move will too (where the game
             // says passing is a fair assumption).
-            if depth >= 3 && eval >= beta && !self.null_before[ply] && self.pos.null_move_ok() {
+            if depth >= 3
+                && eval >= beta
+                && self.frames[ply - 1].piece_to != PieceTo::NONE
+                && self.pos.null_move_ok()
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.frames[ply].piece_to = PieceTo::NONE;
                 self.pos.make_null_move();
-                self.null_before[ply + 1] = true;
-                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
-                self.null_before[ply + 1] = false;
+                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
                 self.pos.unmake_null_move();
                 if self.stopped {
                     return 0;
@@ -594,8 +743,51 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        // Without a table move the ordering is poor; a shallower search is cheaper here.
-        let depth = if tt_move.is_none() && depth >= 5 {
+        // ProbCut: a capture whose shallow search clears beta by a margin would almost surely
+        // hold at full depth; the node is cut without a full search.
+        let probcut_beta = beta + 200;
+        if !pv
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !tte.is_some_and(|e| e.depth >= depth - 3 && tt_score < probcut_beta)
+        {
+            let mut caps = MoveList::new();
+            self.pos.tactical_moves(&mut caps);
+            let mut cap_scores = Scores::new();
+            let picker = MovePicker::tactical(&self.pos, &mut caps, &mut cap_scores, tt_move);
+            for m in picker {
+                if !self.pos.see_ge(m, probcut_beta - eval) {
+                    continue;
+                }
+                self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
+                self.pos.make_move(m);
+                let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if v >= probcut_beta && !self.stopped {
+                    v = -self.search(
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        false,
+                        !cut,
+                    );
+                }
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.tt
+                        .store(key, m, score_to_tt(v, ply), depth - 3, Bound::Lower);
+                    return v;
+                }
+            }
+        }
+        // Internal iterative reduction: without a table move the ordering is poor, and a
+        // shallower search is cheaper here (it fills the table for the next visit).
+        let depth = if tt_move.is_none() && excluded.is_none() && depth >= 4 && (pv || cut) {
             depth - 1
         } else {
             depth
@@ -604,63 +796,152 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut moves = MoveList::new();
         self.pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            return outcome_score(self.pos.no_moves_outcome(), ply);
+            return if excluded.is_none() {
+                outcome_score(self.pos.no_moves_outcome(), ply)
+            } else {
+                alpha
+            };
         }
-        let side = self.pos.side_to_move();
         let killers = self.killers[ply];
+        let prev = self.prev_piece_tos(ply);
+        let counter = self.counter_moves.get(prev[0]);
         let mut scores = Scores::new();
-        let picker = MovePicker::new(
-            &self.pos,
-            &mut moves,
-            &mut scores,
-            tt_move,
+        let ctx = QuietContext {
+            history: &self.history,
+            cont: &self.cont,
+            prev,
             killers,
-            &self.history,
-        );
+            counter,
+        };
+        // Scored once here; the picker hands them out best first.
+        let picker = MovePicker::new(&self.pos, &mut moves, &mut scores, tt_move, &ctx);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         for m in picker {
-            let tactical = self.pos.is_tactical(m);
-            self.pos.make_move(m);
-            let gives_check = self.pos.in_check();
-            // Late-move pruning: deep in the list at low depth, quiet moves rarely matter.
-            if !pv
-                && !in_check
-                && !tactical
-                && !gives_check
-                && depth <= 4
-                && best > -MATE_BOUND
-                && searched >= (3 + 2 * depth * depth) as usize
-            {
-                self.pos.unmake_move();
+            if m == excluded {
                 continue;
             }
-            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let tactical = self.pos.is_tactical(m);
+            let quiet_score = if tactical {
+                0
+            } else {
+                QuietContext {
+                    history: &self.history,
+                    cont: &self.cont,
+                    prev,
+                    killers,
+                    counter,
+                }
+                .score(&self.pos, m)
+            };
+            // Depth after a late-move reduction, for the pruning decisions below.
+            let lmr_depth = (depth - 1 - reduction(depth, searched + 1)).max(0);
+            // Singular extension: when the table move is much better than every other move
+            // (a search without it fails low by a margin), it is searched deeper; when even
+            // without it the node fails high, the node is cut at once (multi-cut).
+            let mut ext = 0;
+            if m == tt_move
+                && depth >= 7
+                && excluded.is_none()
+                && ply < 2 * self.root_depth as usize
+            {
+                if let Some(e) = tte {
+                    if e.bound != Bound::Upper
+                        && e.depth >= depth - 3
+                        && tt_score.abs() < MATE_BOUND
+                    {
+                        let s_beta = tt_score - 2 * depth;
+                        self.frames[ply].excluded = m;
+                        let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut);
+                        self.frames[ply].excluded = Move::NONE;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s < s_beta {
+                            ext = 1;
+                        } else if s_beta >= beta {
+                            return s_beta;
+                        } else if tt_score >= beta {
+                            ext = -1;
+                        }
+                    }
+                }
+            }
+            // Static-exchange pruning at low depth: a capture that loses more than a margin
+            // growing with depth, or a quiet move that drops its piece, is not worth a search.
+            if !pv && !in_check && best > -MATE_BOUND && searched > 0 {
+                let margin = if tactical {
+                    -100 * depth
+                } else {
+                    -25 * lmr_depth * lmr_depth
+                };
+                if (tactical && depth <= 6 || !tactical && lmr_depth <= 7)
+                    && !self.pos.see_ge(m, margin)
+                {
+                    continue;
+                }
+            }
+            let piece_to = PieceTo::new(&self.pos, m);
+            self.frames[ply].piece_to = piece_to;
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            if !pv && !in_check && !tactical && !gives_check && best > -MATE_BOUND {
+                // Late-move pruning: deep in the list at low depth, quiet moves rarely matter.
+                if depth <= 8 && searched as i32 >= lmp_limit {
+                    self.pos.unmake_move();
+                    continue;
+                }
+                // Futility: even a good quiet move would not lift the static value to alpha.
+                if lmr_depth <= 6 && eval + 100 + 120 * lmr_depth <= alpha {
+                    self.pos.unmake_move();
+                    continue;
+                }
+                // A quiet move with a bad history at low depth.
+                if lmr_depth <= 3 && quiet_score < -3000 * depth {
+                    self.pos.unmake_move();
+                    continue;
+                }
+            }
+            if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
+                ext = 1;
+            }
             let new_depth = depth - 1 + ext;
             let mut score;
             if searched == 0 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv, !pv && !cut);
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 && !tactical && !gives_check && !in_check {
+                if depth >= 3 && searched > usize::from(pv) && !in_check {
                     r = reduction(depth, searched);
-                    if pv {
-                        r -= 1;
+                    if tactical || gives_check {
+                        // Tactical moves are reduced only when they come very late.
+                        r = if searched >= 6 { r / 2 } else { 0 };
+                    } else {
+                        if pv {
+                            r -= 1;
+                        }
+                        if !improving {
+                            r += 1;
+                        }
+                        if cut {
+                            r += 1;
+                        }
+                        if m == killers[0] || m == killers[1] || m == counter {
+                            r -= 1;
+                        }
+                        r -= quiet_score / 8192;
                     }
-                    if m == killers[0] || m == killers[1] {
-                        r -= 1;
-                    }
-                    r -= self.history.get(side, m) / 8192;
-                    r = r.clamp(0, new_depth - 1);
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
                 }
                 if pv && score > alpha && score < beta && !self.stopped {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
             }
             self.pos.unmake_move();
@@ -688,6 +969,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 quiets.push(m);
             }
         }
+        if searched == 0 && excluded.is_none() {
+            // Every move was pruned (only possible with a mate-free best of -INFINITE, which
+            // the pruning conditions rule out) or left out: fail low.
+            return alpha;
+        }
+        if !excluded.is_none() {
+            return best.max(-INFINITE + 1);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if !best_move.is_none() {
@@ -709,19 +998,29 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pv_len[ply] = child_len;
     }
 
-    /// A quiet move caused a cutoff: make it a killer, raise its history, lower the history of
-    /// the quiet moves tried before it.
+    /// A quiet move caused a cutoff: make it a killer and the counter-move of the opponent's
+    /// last move, raise its histories, lower the histories of the quiet moves tried before it.
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
         }
+        let prev = self.prev_piece_tos(ply);
+        self.counter_moves.set(prev[0], m);
         let side = self.pos.side_to_move();
-        let bonus = (depth * depth * 16).min(4000);
+        let bonus = (depth * depth * 16 + 32 * depth).min(4000);
+        let pt = PieceTo::new(&self.pos, m);
         self.history.update(side, m, bonus);
+        for p in prev {
+            self.cont.update(p, pt, bonus);
+        }
         for &q in tried {
             self.history.update(side, q, -bonus);
+            let qpt = PieceTo::new(&self.pos, q);
+            for p in prev {
+                self.cont.update(p, qpt, -bonus);
+            }
         }
     }
 
@@ -778,6 +1077,11 @@ impl<'a, G: Game> Worker<'a, G> {
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
             if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
+                continue;
+            }
+            // A capture that loses material by static exchange cannot help here: the side
+            // can stand pat instead.
+            if !in_check && !self.pos.see_ge(m, 0) {
                 continue;
             }
             // In check, once a move has shown we are not mated, two quiet evasions are

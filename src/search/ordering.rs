@@ -1,20 +1,34 @@
 //! Move ordering: the transposition-table move first, then captures and other tactical moves by
-//! MVV-LVA (most valuable victim, least valuable attacker), then the two killer moves of the
-//! ply, then quiet moves by their history score.
+//! MVV-LVA (most valuable victim, least valuable attacker) when they do not lose material by
+//! static exchange, then the two killer moves of the ply and the counter-move of the opponent's
+//! last move, then quiet moves by their history (the side's from/to history plus the
+//! continuation histories of the moves one and two plies back: how well this piece going to this
+//! square answered that piece going to that square), and last the captures that lose material.
 
 use crate::board::Color;
-use crate::games::{Game, Move, MoveList, MAX_MOVES};
+use crate::games::{Game, Move, MoveList, MAX_MOVES, PIECE_KINDS};
 use arrayvec::ArrayVec;
 
 /// Squares of the largest board (12x8 = 96 and 10x10 = 100 fit), for history tables.
 const SQUARES: usize = 128;
 /// History scores stay within +-HISTORY_MAX (the "gravity" update below keeps them there).
-const HISTORY_MAX: i32 = 16_384;
+pub const HISTORY_MAX: i32 = 16_384;
 
 const TT_MOVE: i32 = 1 << 30;
 const TACTICAL: i32 = 1 << 28;
 const KILLER_1: i32 = 1 << 27;
 const KILLER_2: i32 = KILLER_1 - 1;
+const COUNTER: i32 = KILLER_1 - 2;
+/// Captures that lose material by static exchange come after every quiet move.
+const BAD_TACTICAL: i32 = -(1 << 28);
+
+/// The "gravity" update: a bonus moves the entry toward +-HISTORY_MAX and shrinks as it gets
+/// there, so scores saturate smoothly and old knowledge decays.
+#[inline]
+fn gravity(e: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *e += b - *e * b.abs() / HISTORY_MAX;
+}
 
 /// History of quiet moves that caused cutoffs, by side, from-square and to-square. The
 /// from-square of a drop is whatever the game puts there; the piece code is folded in so drops
@@ -46,13 +60,113 @@ impl History {
     /// Rewards (positive `bonus`) or punishes a move; scores saturate smoothly at the bounds.
     #[inline]
     pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let e = &mut self.table[Self::index(side, m)];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += b - *e * b.abs() / HISTORY_MAX;
+        gravity(&mut self.table[Self::index(side, m)], bonus);
     }
 
     pub fn clear(&mut self) {
         self.table.iter_mut().for_each(|e| *e = 0);
+    }
+}
+
+/// A move as continuation histories see it: which kind of piece went to which square.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// No move (the root, or a null move): a row of its own, so such nodes neither read nor
+    /// spoil a real move's continuation.
+    pub const NONE: PieceTo = PieceTo((PIECE_KINDS * SQUARES) as u16);
+
+    #[inline]
+    pub fn new<G: Game>(pos: &G, m: Move) -> Self {
+        let kind = pos.moved_kind(m).min(PIECE_KINDS - 1);
+        PieceTo((kind * SQUARES + m.to().index() % SQUARES) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+const PIECE_TO: usize = PIECE_KINDS * SQUARES;
+
+/// Continuation history: the value of a move (piece kind, target) given an earlier move of the
+/// line (piece kind, target), shared by the one- and two-plies-back lookups. Colours are not
+/// kept apart: the earlier move one ply back is always the opponent's.
+pub struct ContinuationHistory {
+    /// i16 halves the memory; the gravity update keeps every entry within +-HISTORY_MAX.
+    table: Vec<i16>,
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        // About 19 MB of zeros, which the allocator gets as fresh zeroed pages: only the rows a
+        // search touches cost anything.
+        ContinuationHistory {
+            table: vec![0; (PIECE_TO + 1) * PIECE_TO],
+        }
+    }
+}
+
+impl ContinuationHistory {
+    #[inline]
+    pub fn get(&self, before: PieceTo, now: PieceTo) -> i32 {
+        i32::from(self.table[before.index() * PIECE_TO + now.index()])
+    }
+
+    #[inline]
+    pub fn update(&mut self, before: PieceTo, now: PieceTo, bonus: i32) {
+        let e = &mut self.table[before.index() * PIECE_TO + now.index()];
+        let mut v = i32::from(*e);
+        gravity(&mut v, bonus);
+        *e = v as i16;
+    }
+}
+
+/// The best answer found so far to each opponent move (piece kind, target).
+pub struct CounterMoves {
+    table: Vec<Move>,
+}
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves {
+            table: vec![Move::NONE; PIECE_TO + 1],
+        }
+    }
+}
+
+impl CounterMoves {
+    #[inline]
+    pub fn get(&self, before: PieceTo) -> Move {
+        self.table[before.index()]
+    }
+
+    #[inline]
+    pub fn set(&mut self, before: PieceTo, m: Move) {
+        self.table[before.index()] = m;
+    }
+}
+
+/// What orders the quiet moves of one node.
+pub struct QuietContext<'h> {
+    pub history: &'h History,
+    pub cont: &'h ContinuationHistory,
+    /// The moves one and two plies back.
+    pub prev: [PieceTo; 2],
+    pub killers: [Move; 2],
+    pub counter: Move,
+}
+
+impl QuietContext<'_> {
+    /// The history score of a quiet move: side history plus both continuation histories.
+    #[inline]
+    pub fn score<G: Game>(&self, pos: &G, m: Move) -> i32 {
+        let pt = PieceTo::new(pos, m);
+        self.history.get(pos.side_to_move(), m)
+            + self.cont.get(self.prev[0], pt)
+            + self.cont.get(self.prev[1], pt)
     }
 }
 
@@ -75,22 +189,26 @@ impl<'a> MovePicker<'a> {
         moves: &'a mut MoveList,
         scores: &'a mut Scores,
         tt_move: Move,
-        killers: [Move; 2],
-        history: &History,
+        ctx: &QuietContext<'_>,
     ) -> Self {
-        let side = pos.side_to_move();
         scores.clear();
         scores.extend(moves.iter().map(|&m| {
             if m == tt_move {
                 TT_MOVE
             } else if pos.is_tactical(m) {
-                TACTICAL + mvv_lva(pos, m)
-            } else if m == killers[0] {
+                if pos.see_ge(m, 0) {
+                    TACTICAL + mvv_lva(pos, m)
+                } else {
+                    BAD_TACTICAL + mvv_lva(pos, m)
+                }
+            } else if m == ctx.killers[0] {
                 KILLER_1
-            } else if m == killers[1] {
+            } else if m == ctx.killers[1] {
                 KILLER_2
+            } else if m == ctx.counter {
+                COUNTER
             } else {
-                history.get(side, m)
+                ctx.score(pos, m)
             }
         }));
         MovePicker {
@@ -171,15 +289,16 @@ mod tests {
         let mut history = History::default();
         history.update(pos.side_to_move(), find("d1b1"), 1000);
         let n = moves.len();
-        let order: Vec<Move> = MovePicker::new(
-            &pos,
-            &mut moves,
-            &mut Scores::new(),
-            tt,
-            [killer, Move::NONE],
-            &history,
-        )
-        .collect();
+        let cont = ContinuationHistory::default();
+        let ctx = QuietContext {
+            history: &history,
+            cont: &cont,
+            prev: [PieceTo::NONE; 2],
+            killers: [killer, Move::NONE],
+            counter: Move::NONE,
+        };
+        let order: Vec<Move> =
+            MovePicker::new(&pos, &mut moves, &mut Scores::new(), tt, &ctx).collect();
         assert_eq!(order.len(), n);
         assert_eq!(order[0], tt);
         assert_eq!(

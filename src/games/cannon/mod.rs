@@ -8,6 +8,7 @@ mod fen;
 mod movegen;
 mod notation;
 mod position;
+mod see;
 mod tables;
 
 #[cfg(test)]
@@ -189,6 +190,11 @@ impl Game for CannonPosition {
         } else {
             SOLDIER_VALUE
         }
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_ge_impl(m, threshold)
     }
 
     fn board_diagram(&self) -> String {

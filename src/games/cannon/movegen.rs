@@ -53,6 +53,19 @@ impl Guns {
     }
 }
 
+/// The steps by which a soldier of `us` captures: forward, diagonally forward, sideways.
+#[inline(always)]
+pub(crate) fn capture_steps(us: Color) -> [Offset; 5] {
+    let fwd = forward(us);
+    [
+        fwd,
+        Offset::new(1, fwd.dr),
+        Offset::new(-1, fwd.dr),
+        EAST,
+        WEST,
+    ]
+}
+
 /// The piece code of a town, in drop moves.
 pub const TOWN_CODE: u8 = 1;
 
@@ -178,22 +191,24 @@ impl CannonPosition {
         let t = self.t;
         let s = self.soldiers[us.index()];
         let empty = t.geo.valid() & !self.occupied();
-        let fwd = forward(us);
         let mut hit = Bb::EMPTY;
-        for d in [
-            fwd,
-            Offset::new(1, fwd.dr),
-            Offset::new(-1, fwd.dr),
-            EAST,
-            WEST,
-        ] {
+        for d in capture_steps(us) {
             hit |= t.shift(s, d);
         }
+        (hit | self.shot_squares(guns, empty)) & self.pieces(!us)
+    }
+
+    /// The squares the cannons in `guns` can shoot at when the empty squares are `empty`
+    /// (whatever stands there now: a shot needs an enemy piece on the square).
+    #[inline]
+    pub(crate) fn shot_squares(&self, guns: &Guns, empty: Bb) -> Bb {
+        let t = self.t;
         let third_ok = if self.clear_shot {
             empty
         } else {
             t.geo.valid()
         };
+        let mut hit = Bb::EMPTY;
         for (i, line) in LINES.into_iter().enumerate() {
             if guns.low[i].is_empty() {
                 continue;
@@ -203,7 +218,7 @@ impl CannonPosition {
                 hit |= second | t.shift(second & third_ok, d);
             }
         }
-        hit & self.pieces(!us)
+        hit
     }
 
     /// [`CannonPosition::attacks_with`] for the side's current cannons.

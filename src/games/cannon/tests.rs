@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 /// A FEN from a list like "Se3 Se4 st10 Tb1": letter then square, 1-based ranks.
-fn fen_of(pieces: &str, side: char) -> String {
+pub(super) fn fen_of(pieces: &str, side: char) -> String {
     let mut grid = [['.'; 10]; 10];
     for p in pieces.split_whitespace() {
         let mut chars = p.chars();
@@ -45,7 +45,7 @@ fn fen_of(pieces: &str, side: char) -> String {
     format!("{}[] {side} - - 0 1", rows.join("/"))
 }
 
-fn position(pieces: &str, side: char) -> CannonPosition {
+pub(super) fn position(pieces: &str, side: char) -> CannonPosition {
     CannonPosition::from_fen(&fen_of(pieces, side), false).unwrap()
 }
 

@@ -10,6 +10,7 @@ mod piece;
 mod position;
 mod rules;
 mod san;
+mod see;
 mod tables;
 
 pub use eval::role_value;
@@ -277,6 +278,18 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             return 0;
         }
         self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
+    }
+
+    fn moved_kind(&self, m: Move) -> usize {
+        if m.kind() == MoveKind::Drop {
+            return Role::from_index(m.piece() as usize).index();
+        }
+        self.piece_at(m.from()).map_or(0, |p| p.role().index())
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_ge_impl(m, threshold)
     }
 
     fn board_diagram(&self) -> String {

@@ -86,16 +86,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     fn generate_tested(&self, out: &mut MoveList) {
         let t = self.t;
         let us = self.side;
-        let own = self.ours(us);
         let ksq = self.king_square(us);
-        let target = !own & t.geo.valid();
         let mut pseudo = MoveList::new();
-        for to in t.king.get(ksq) & target {
-            pseudo.push(Move::normal(ksq, to));
-        }
-        self.generate_piece_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
-        self.generate_pawn_moves(&mut pseudo, target, Bitboard::EMPTY, ksq);
-        self.generate_variant_moves(&mut pseudo);
+        self.generate_pseudo(&mut pseudo);
         // Out of check, only a move that changes a square on a line through the king (rook,
         // bishop or, with nightriders, knight lines on the empty board) can expose it: leaper
         // attacks do not depend on the board, and a captured piece off those lines attacked
@@ -132,6 +125,33 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         if self.castling != 0 && !in_check {
             self.generate_castling(out, ksq);
+        }
+    }
+
+    /// Appends the pseudo-legal moves of the side to move: every move its pieces' rules allow,
+    /// without asking whether the own king is left attacked; castling is left out, en passant
+    /// is tested as it is generated.
+    #[inline(always)]
+    pub(crate) fn generate_pseudo(&self, out: &mut MoveList) {
+        let t = self.t;
+        let us = self.side;
+        let own = self.ours(us);
+        let ksq = self.king_square(us);
+        // Chesstonia's Stones can never be captured: they are never a target.
+        let capturable = if R::CHESSTONIA {
+            !own & !self.role_bb(Role::Stone)
+        } else {
+            !own
+        };
+        let target = capturable & t.geo.valid();
+        for to in t.king.get(ksq) & target {
+            out.push(Move::normal(ksq, to));
+        }
+        self.generate_piece_moves(out, target, Bitboard::EMPTY, ksq);
+        self.generate_pawn_moves(out, target, Bitboard::EMPTY, ksq);
+        self.generate_variant_moves(out);
+        if R::CHESSTONIA {
+            self.generate_cannon_actions(out, target, false);
         }
     }
 
@@ -222,7 +242,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 
     /// Pseudo-legal moves of the variant pieces (Cannonriders, Scorpion leaps, Swedish cannons
-    /// and their drops). Only reached when `R::TEST_LEGALITY`.
+    /// and their drops); nothing in variants without them.
     fn generate_variant_moves(&self, out: &mut MoveList) {
         let t = self.t;
         let geo = &t.geo;

@@ -7,6 +7,7 @@ mod fen;
 mod movegen;
 mod piece;
 mod position;
+mod see;
 mod tables;
 
 pub use eval::{hand_value, role_value};
@@ -188,6 +189,18 @@ impl Game for ShogiPosition {
             MoveKind::Drop => role_value(Role::from_index(m.piece() as usize)),
             _ => self.piece_at(m.from()).map_or(0, |p| role_value(p.role())),
         }
+    }
+
+    fn moved_kind(&self, m: Move) -> usize {
+        match m.kind() {
+            MoveKind::Drop => m.piece() as usize,
+            _ => self.piece_at(m.from()).map_or(0, |p| p.role().index()),
+        }
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.see_ge_impl(m, threshold)
     }
 
     fn board_diagram(&self) -> String {
