@@ -292,7 +292,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 for i in 0..multipv {
                     report(self.pv_info(i, self.completed, None));
                 }
-                if self.iteration_ends_search(limits, self.completed as i32) {
+                if self.iteration_ends_search(limits, self.completed as i32, multipv) {
                     break;
                 }
             }
@@ -340,7 +340,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 for i in 0..multipv {
                     report(self.pv_info(i, depth as u32, None));
                 }
-                if self.iteration_ends_search(limits, depth) {
+                if self.iteration_ends_search(limits, depth, multipv) {
                     break;
                 }
             }
@@ -350,15 +350,21 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// After a completed iteration: is it time to stop?
-    fn iteration_ends_search(&self, limits: &Limits, depth: i32) -> bool {
+    fn iteration_ends_search(&self, limits: &Limits, depth: i32, multipv: usize) -> bool {
         if self.ctl.is_stopped() {
             return true;
         }
-        if let Some(n) = limits.mate {
-            if let Score::Mate(m) = Score::from_internal(self.root_moves[0].score) {
-                if m > 0 && m as u32 <= n {
-                    return true;
-                }
+        if let Score::Mate(m) = Score::from_internal(self.root_moves[0].score) {
+            if limits.mate.is_some_and(|n| m > 0 && m as u32 <= n) {
+                return true;
+            }
+            // A mate (for either side) seen by a search twice as deep as the mate is long,
+            // plus two plies, is settled: deeper iterations would only repeat it, up to
+            // MAX_PLY, and the reported depth would say so instead of the depth that found
+            // it. A depth limit (bench, `go depth`) and MultiPV analysis run on as asked.
+            let plies = 2 * m.unsigned_abs() as i32;
+            if m != 0 && limits.depth.is_none() && multipv == 1 && depth >= 2 * plies + 2 {
+                return true;
             }
         }
         let Some(main) = &self.main else {
