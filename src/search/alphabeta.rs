@@ -207,6 +207,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn check_limits(&mut self) {
         self.counters[self.id].store(self.nodes, Relaxed);
         if let Some(main) = &self.main {
+            self.ctl.note_nodes(self.total_nodes());
             let out_of_time = main
                 .budget
                 .is_some_and(|b| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= b.hard);
@@ -301,9 +302,16 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let depth = (self.completed as i32 + 1 + offset).min(max_depth);
             self.root_depth = depth;
+            if self.main.is_some() {
+                self.ctl.note_depth(depth as u32);
+            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            // The last completed iteration (ranking, scores, lines), to go back to if this one
+            // is stopped half-way: what is reported and played after a stop must come from one
+            // iteration, not a finished one mixed with a partial one.
+            let last_completed = (self.completed > 0).then(|| self.root_moves.clone());
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_idx, report);
@@ -317,12 +325,11 @@ impl<'a, G: Game> Worker<'a, G> {
                         // A first iteration cut short counts as depth 1, with the best of the
                         // root moves searched (the first one always was, see `check_limits`).
                         self.completed = 1;
-                    } else if self.root_moves[0].score == -INFINITE {
-                        // No root move of this iteration got a score (a re-search was cut
-                        // short): the last completed iteration's ranking stands, not the order
-                        // an unfinished pass left behind.
-                        self.root_moves
-                            .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
+                    } else if let Some(last) = last_completed {
+                        // The last completed iteration stands as it was: its ranking, scores
+                        // and lines (with MultiPV, no move can then appear under two line
+                        // numbers, and no finished depth is paired with a partial score).
+                        self.root_moves = last;
                     }
                     break;
                 }
