@@ -21,7 +21,14 @@ cd "$(dirname "$0")/.."
 play_one() {
     local variant="$1" xbname="$2" legality="$3" dir="$4" shot="$5" XBOARD="$6" ENGINE="$7"
     cd "$dir"
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" \
+    # The Cannonrider games swap the square colours (and drop the textures) so that b1 is
+    # dark, as the rules colour the board (docs/xboard.md).
+    local colours=()
+    if [[ "$xbname" == cannonrider* ]]; then
+        colours=(-lightSquareColor "#77A26D" -darkSquareColor "#C8C365"
+            -liteBackTextureFile "" -darkBackTextureFile "")
+    fi
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" "${colours[@]}" \
         -variant "$xbname" -testLegality "$legality" -matchGames 2 -matchPause 20000 \
         -tc 5 -inc 0 -depth 3 -adjudicateDrawMoves 250 \
         -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \

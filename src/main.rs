@@ -39,7 +39,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// List the variants this build knows.
+    /// List the variants this build knows: engine name, board size, XBoard name, the game's
+    /// real name, and its start position.
     Variants,
     /// Batch answers for differential tests: reads lines `FEN|startpos [moves m1 m2 ...]` on
     /// stdin, writes `FEN<TAB>sorted legal moves<TAB>result` for each.
@@ -186,11 +187,14 @@ fn main() -> ExitCode {
             threads,
         }) => run_perft(&variant, depth, fen.as_deref(), &moves, &options, threads),
         Some(Command::Variants) => {
+            // Two lines per game: "NAME (FILESxRANKS, XBoard: XBNAME): Full name" (the form
+            // scripts/xboard_smoke.sh reads), then its start position.
             for v in VARIANTS {
                 println!(
-                    "{} ({}x{}, XBoard: {})",
-                    v.name, v.files, v.ranks, v.xboard_name
+                    "{} ({}x{}, XBoard: {}): {}",
+                    v.name, v.files, v.ranks, v.xboard_name, v.full_name
                 );
+                println!("    start: {}", v.start_fen);
             }
             Ok(())
         }

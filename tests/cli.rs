@@ -98,10 +98,36 @@ fn bad_input_gives_a_message_and_a_failure_code() {
 }
 
 #[test]
-fn variants_lists_chess() {
+fn variants_lists_every_game_with_its_real_name_board_and_start() {
     let o = run(&["variants"]);
     assert!(o.status.success());
-    assert!(stdout(&o).lines().any(|l| l.starts_with("chess")));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"chess (8x8, XBoard: normal): Orthodox chess"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"cannon (10x10, XBoard: cannon): Whitcher's Cannon"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(
+            &"swedishcannon1 (8x8, XBoard: swedishcannon1): Swedish Cannon Chess (one cannon)"
+        ),
+        "{out}"
+    );
+    // Every engine name is followed by its start position, which the engine accepts.
+    for v in cannonade::games::registry::VARIANTS {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("{} (", v.name)))
+            .unwrap_or_else(|| panic!("{} missing: {out}", v.name));
+        assert!(lines[at].ends_with(&format!(": {}", v.full_name)), "{out}");
+        assert_eq!(lines[at + 1], format!("    start: {}", v.start_fen));
+    }
+    // The start of Whitcher's Cannon has both towns in hand.
+    assert!(out.contains("[Tt] w - - 0 1"), "{out}");
 }
 
 #[test]

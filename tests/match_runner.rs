@@ -71,9 +71,24 @@ fn checkmate_ends_the_game_and_pgn_has_san() {
         "[Termination \"normal\"]",
         "1. Ra8# {+2.50/1 ",
         "{White mates} 1-0",
+        "[GameStartTime \"20",
+        "[GameEndTime \"20",
+        "[GameDuration \"00:00:0",
     ] {
         assert!(text.contains(want), "{want} missing from\n{text}");
     }
+    // The start and end are real times of this game (UTC, milliseconds), the end not before
+    // the start.
+    let tag = |name: &str| {
+        let from = text.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+        text[from..from + 27].to_string()
+    };
+    let (start, end) = (tag("GameStartTime"), tag("GameEndTime"));
+    assert!(
+        start.ends_with(" UTC") && start.as_bytes()[10] == b'T',
+        "{start}"
+    );
+    assert!(start <= end, "{start} {end}");
     assert!(
         !text.contains("[Variant"),
         "orthodox chess has no Variant tag"
@@ -303,6 +318,70 @@ fn round_robin_with_concurrency_through_the_binary() {
     assert!(stdout.contains("Ptnml(0-2): ["), "{stdout}");
     assert!(stdout.contains("Rank Name"), "{stdout}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("] 6/6"));
+}
+
+#[test]
+fn one_game_at_a_time_finishes_before_the_next_starts_and_same_names_are_told_apart() {
+    // Two copies of one engine without names: both report "Fake Engine ...", and every line
+    // and PGN tag must use the same two names.
+    let pgn = std::env::temp_dir().join(format!("cannonade-names-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let out = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "-engine"])
+        .arg(format!("cmd={FAKE}"))
+        .args("-each tc=10+0.1 -games 3 -maxmoves 5 -concurrency 1 -pgnout".split_whitespace())
+        .arg(&pgn)
+        .output()
+        .expect("binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let events: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("Started game") || l.starts_with("Finished game"))
+        .map(|l| &l[..l.find(" (").unwrap()])
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "Started game 1 of 3",
+            "Finished game 1",
+            "Started game 2 of 3",
+            "Finished game 2",
+            "Started game 3 of 3",
+            "Finished game 3"
+        ],
+        "{stdout}"
+    );
+    let first = stdout.lines().next().unwrap();
+    let names = &first[first.find('(').unwrap() + 1..first.len() - 1];
+    let (a, b) = names.split_once(" vs ").unwrap();
+    assert_eq!(b, format!("{a}-2"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Score of {a} vs {b}: ")),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches(&format!("[White \"{a}\"]")).count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches(&format!("[Black \"{b}\"]")).count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches(&format!("[White \"{b}\"]")).count(),
+        1,
+        "{text}"
+    );
+    // Not a terminal here: plain progress lines, one per game.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("] 1/3\n") && stderr.contains("] 3/3\n"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -236,3 +236,33 @@ fn moved_kinds_fit_the_history_tables() {
     check::<CannonShogi>("cannonshogi");
     check::<CannonPosition>("cannon");
 }
+
+#[test]
+fn a_settled_mate_reports_the_depth_that_settled_it() {
+    // Mate in one (Qb8#). Deeper iterations can only repeat it: the search stops deepening
+    // soon after (twice the mate's plies, plus two), instead of reporting depth 127.
+    let pos = start()
+        .with_fen("6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1")
+        .unwrap();
+    let (r, infos) = run(
+        &pos,
+        Limits {
+            move_time: Some(std::time::Duration::from_millis(500)),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(r.score, Score::Mate(1));
+    assert!(r.depth <= 6, "depth {}", r.depth);
+    assert!(infos.iter().all(|i| i.depth <= 6));
+    // A depth limit is still searched to the end (bench signatures depend on it).
+    let (r, _) = run(
+        &pos,
+        Limits {
+            depth: Some(12),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!((r.score, r.depth), (Score::Mate(1), 12));
+}

@@ -10,6 +10,8 @@ use crate::protocol::engine::{GameSession, Session};
 pub struct VariantInfo {
     /// The name used by `UCI_Variant`, `--variant` and (unless `xboard_name` differs) XBoard.
     pub name: &'static str,
+    /// The game's real name, as players and rule books call it (`Whitcher's Cannon`).
+    pub full_name: &'static str,
     /// XBoard's name for the game (`normal` for orthodox chess).
     pub xboard_name: &'static str,
     pub files: usize,
@@ -29,6 +31,7 @@ fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
 pub static VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "chess",
+        full_name: "Orthodox chess",
         xboard_name: "normal",
         files: 8,
         ranks: 8,
@@ -38,6 +41,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "cannon",
+        full_name: "Whitcher's Cannon",
         xboard_name: "cannon",
         files: 10,
         ranks: 10,
@@ -47,6 +51,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "cannonrider",
+        full_name: "Gustavian Cannonrider Chess",
         xboard_name: "cannonrider",
         files: 10,
         ranks: 8,
@@ -56,6 +61,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "cannonriderscorpion",
+        full_name: "Gustavian Cannonrider Chess, Scorpion version",
         xboard_name: "cannonriderscorpion",
         files: 10,
         ranks: 8,
@@ -65,6 +71,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "swedishcannon",
+        full_name: "Swedish Cannon Chess (two cannons)",
         xboard_name: "swedishcannon",
         files: 8,
         ranks: 8,
@@ -74,6 +81,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "swedishcannon1",
+        full_name: "Swedish Cannon Chess (one cannon)",
         xboard_name: "swedishcannon1",
         files: 8,
         ranks: 8,
@@ -83,6 +91,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "cannonshogi",
+        full_name: "Cannon Shogi",
         xboard_name: "cannonshogi",
         files: 9,
         ranks: 9,
@@ -92,6 +101,7 @@ pub static VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "chesstonia",
+        full_name: "Cannons of Chesstonia",
         xboard_name: "chesstonia",
         files: 12,
         ranks: 8,

@@ -692,6 +692,7 @@ mod tests {
         assert_eq!(variant_line(chess), None);
         let shogi_like = VariantInfo {
             name: "cannonshogi",
+            full_name: "Cannon Shogi",
             xboard_name: "cannonshogi",
             files: 9,
             ranks: 9,

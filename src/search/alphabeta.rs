@@ -265,6 +265,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.ctl.stop();
         }
         if let Some(main) = &self.main {
+            self.ctl.note_nodes(self.total_nodes());
             let out_of_time = main
                 .budget
                 .is_some_and(|b| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= b.hard);
@@ -349,7 +350,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 for i in 0..multipv {
                     report(self.pv_info(i, self.completed, None));
                 }
-                if self.iteration_ends_search(limits, self.completed as i32) {
+                if self.iteration_ends_search(limits, self.completed as i32, multipv) {
                     break;
                 }
             }
@@ -358,9 +359,16 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let depth = (self.completed as i32 + 1 + offset).min(max_depth);
             self.root_depth = depth;
+            if self.main.is_some() {
+                self.ctl.note_depth(depth as u32);
+            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            // The last completed iteration (ranking, scores, lines), to go back to if this one
+            // is stopped half-way: what is reported and played after a stop must come from one
+            // iteration, not a finished one mixed with a partial one.
+            let last_completed = (self.completed > 0).then(|| self.root_moves.clone());
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_idx, report);
@@ -374,12 +382,11 @@ impl<'a, G: Game> Worker<'a, G> {
                         // A first iteration cut short counts as depth 1, with the best of the
                         // root moves searched (the first one always was, see `check_limits`).
                         self.completed = 1;
-                    } else if self.root_moves[0].score == -INFINITE {
-                        // No root move of this iteration got a score (a re-search was cut
-                        // short): the last completed iteration's ranking stands, not the order
-                        // an unfinished pass left behind.
-                        self.root_moves
-                            .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
+                    } else if let Some(last) = last_completed {
+                        // The last completed iteration stands as it was: its ranking, scores
+                        // and lines (with MultiPV, no move can then appear under two line
+                        // numbers, and no finished depth is paired with a partial score).
+                        self.root_moves = last;
                     }
                     break;
                 }
@@ -398,7 +405,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 for i in 0..multipv {
                     report(self.pv_info(i, depth as u32, None));
                 }
-                if self.iteration_ends_search(limits, depth) {
+                if self.iteration_ends_search(limits, depth, multipv) {
                     break;
                 }
             }
@@ -408,15 +415,21 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// After a completed iteration: is it time to stop?
-    fn iteration_ends_search(&self, limits: &Limits, depth: i32) -> bool {
+    fn iteration_ends_search(&self, limits: &Limits, depth: i32, multipv: usize) -> bool {
         if self.ctl.is_stopped() {
             return true;
         }
-        if let Some(n) = limits.mate {
-            if let Score::Mate(m) = Score::from_internal(self.root_moves[0].score) {
-                if m > 0 && m as u32 <= n {
-                    return true;
-                }
+        if let Score::Mate(m) = Score::from_internal(self.root_moves[0].score) {
+            if limits.mate.is_some_and(|n| m > 0 && m as u32 <= n) {
+                return true;
+            }
+            // A mate (for either side) seen by a search twice as deep as the mate is long,
+            // plus two plies, is settled: deeper iterations would only repeat it, up to
+            // MAX_PLY, and the reported depth would say so instead of the depth that found
+            // it. A depth limit (bench, `go depth`) and MultiPV analysis run on as asked.
+            let plies = 2 * m.unsigned_abs() as i32;
+            if m != 0 && limits.depth.is_none() && multipv == 1 && depth >= 2 * plies + 2 {
+                return true;
             }
         }
         let Some(main) = &self.main else {

@@ -23,7 +23,7 @@ pub use smp::search;
 pub use tt::{Bound, TranspositionTable};
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -196,6 +196,10 @@ pub struct SearchControl {
     clock_start_us: AtomicU64,
     /// A flag outside the search that stops it too (a job of several searches, e.g. `bench`).
     cancel: Option<Arc<AtomicBool>>,
+    /// The depth the main thread is searching now, and the nodes of all threads when last
+    /// counted (every few thousand nodes): for progress reports such as XBoard's `stat01`.
+    current_depth: AtomicU32,
+    current_nodes: AtomicU64,
 }
 
 impl SearchControl {
@@ -207,6 +211,8 @@ impl SearchControl {
             start: Instant::now(),
             clock_start_us: AtomicU64::new(0),
             cancel: None,
+            current_depth: AtomicU32::new(0),
+            current_nodes: AtomicU64::new(0),
         }
     }
 
@@ -216,6 +222,23 @@ impl SearchControl {
             cancel: Some(cancel),
             ..SearchControl::new(false)
         }
+    }
+
+    /// The iteration in progress (depth) and the nodes searched so far, as last noted by the
+    /// main search thread.
+    pub fn progress(&self) -> (u32, u64) {
+        (
+            self.current_depth.load(Relaxed),
+            self.current_nodes.load(Relaxed),
+        )
+    }
+
+    pub(crate) fn note_depth(&self, depth: u32) {
+        self.current_depth.store(depth, Relaxed);
+    }
+
+    pub(crate) fn note_nodes(&self, nodes: u64) {
+        self.current_nodes.store(nodes, Relaxed);
     }
 
     /// Asks the search to finish as soon as possible.

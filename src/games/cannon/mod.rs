@@ -170,6 +170,10 @@ impl Game for CannonPosition {
         self.parse(s, notation)
     }
 
+    fn move_to_pgn(&self, m: Move) -> String {
+        self.pgn_string(m)
+    }
+
     fn evaluate(&self) -> i32 {
         self.evaluate_side_to_move()
     }

@@ -1,6 +1,9 @@
 //! Cannon move strings. UCI: `a2a3`, `T@b1`, a shot as one leg front-to-victim `e6e8`.
 //! XBoard: ranks from 0 (the board has ten ranks), and a shot as two legs `e6e8,e8e6` (to the
 //! victim and back, since the front soldier does not move). Input takes a shot in either form.
+//! PGN: XBoard's square names (ranks from 0) in the long form XBoard writes and reads,
+//! `Se1d2`, `Se4xe5`, a shot `Se3xe5-e3`, `T@b0`, so that `cannonade match` and XBoard
+//! write the same game the same way (XBoard adds a `+`/`#` of its own: see docs/xboard.md).
 
 use super::position::CannonPosition;
 use crate::games::{Move, MoveKind, MoveList, Notation};
@@ -27,6 +30,19 @@ impl CannonPosition {
             s += &geo.square_name(m.from(), zero);
         }
         s
+    }
+
+    /// The move as PGN files write it (see the module comment).
+    pub fn pgn_string(&self, m: Move) -> String {
+        let geo = &self.t.geo;
+        let from = geo.square_name(m.from(), true);
+        let to = geo.square_name(m.to(), true);
+        match m.kind() {
+            MoveKind::Drop => format!("T@{to}"),
+            MoveKind::Shot => format!("S{from}x{to}-{from}"),
+            _ if self.is_capture(m) => format!("S{from}x{to}"),
+            _ => format!("S{from}{to}"),
+        }
     }
 
     /// Reads a move by matching the legal moves' strings. A shot may come as one leg or as

@@ -944,3 +944,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn pgn_moves_use_xboards_square_names_and_long_form() {
+    // XBoard numbers the ten ranks from 0: the rules' e5 is its e4. A step, a capture by
+    // moving, a shot (there and back) and a town placement.
+    let p = position("Se3 Se4 Se5 se6 sd9 sd8 sd7 Tb1 ti10", 'w');
+    let pgn = |uci: &str| {
+        let m = p.parse_move(uci, Notation::Uci).unwrap();
+        p.move_to_pgn(m)
+    };
+    assert_eq!(pgn("e5f6"), "Se4f5");
+    assert_eq!(pgn("e5e6"), "Se4xe5");
+    let b = position("sb7 sb8 sb9 sf9 sg9 sh9 Sb4 Sj9 Sd9 Te1 tc10", 'b');
+    let shot = b.parse_move("b7b4", Notation::Uci).unwrap();
+    assert_eq!(shot.kind(), MoveKind::Shot);
+    assert_eq!(b.move_to_pgn(shot), "Sb6xb3-b6");
+    let start = CannonPosition::from_fen(CANNON_START, false).unwrap();
+    let drop = start.parse_move("T@b1", Notation::Uci).unwrap();
+    assert_eq!(start.move_to_pgn(drop), "T@b0");
+}

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 65_536;
 const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 256;
 /// How often the command loop looks for a finished search while one runs.
 const POLL: Duration = Duration::from_millis(2);
 const NOTATION: Notation = Notation::XBoard;
@@ -410,7 +411,8 @@ impl XBoard {
         let spawned = thread::Builder::new()
             .name("xboard-search".into())
             .spawn(move || {
-                let mut shown = None;
+                // Lines shown at the current depth: (depth, line number, moves).
+                let mut shown: Vec<(u32, u32, Vec<String>)> = Vec::new();
                 session.search(
                     &limits,
                     &opts,
@@ -426,14 +428,20 @@ impl XBoard {
                         if info.depth == 0 || info.bound == Some(Bound::Lower) {
                             return;
                         }
-                        // The search repeats its last line when it ends; show it once.
-                        let key = (info.depth, info.nodes);
-                        if info.bound.is_none() && show && shown != Some(key) {
+                        // The search repeats its best line when it ends: a line already shown
+                        // at this depth is not shown again. (With MultiPV every line of an
+                        // iteration is shown, best first.)
+                        let key = (info.depth, info.multipv, info.pv.clone());
+                        if info.bound.is_none() && show && !shown.contains(&key) {
                             say(&thinking_line(&info));
-                            shown = Some(key);
+                            shown.retain(|k| k.0 == info.depth);
+                            shown.push(key);
                         }
-                        if let Ok(mut l) = last.lock() {
-                            *l = Some(info);
+                        // The best line is the one `stat01` names.
+                        if info.multipv == 1 {
+                            if let Ok(mut l) = last.lock() {
+                                *l = Some(info);
+                            }
                         }
                     },
                 )
@@ -712,6 +720,10 @@ impl XBoard {
             env!("CARGO_PKG_VERSION"),
             variants.join(",")
         ));
+        say(&format!(
+            "feature option=\"MultiPV -spin {} 1 {MAX_MULTIPV}\"",
+            self.opts.multipv
+        ));
         say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
         for o in all_rule_options() {
             say(&format!(
@@ -867,18 +879,22 @@ impl XBoard {
         }
         let total = self.session.legal_moves(NOTATION).len();
         let info = self.last_info.lock().ok().and_then(|l| l.clone());
-        match info {
-            Some(i) => say(&format!(
-                "stat01: {} {} {} {} {} {}",
-                i.time.as_millis() / 10,
-                i.nodes,
-                i.depth,
-                0,
-                total,
-                i.pv.first().map(String::as_str).unwrap_or("")
-            )),
-            None => say(&format!("stat01: 0 0 0 {total} {total}")),
-        }
+        // The search now: time since it started, nodes so far, the depth being searched (the
+        // iteration after the last finished one), and the best move found so far.
+        let Some(run) = &self.running else {
+            return say(&format!("stat01: 0 0 0 {total} {total}"));
+        };
+        let (depth, nodes) = run.ctl.progress();
+        let best = info.as_ref().and_then(|i| i.pv.first().cloned());
+        say(&format!(
+            "stat01: {} {} {} {} {} {}",
+            run.ctl.elapsed().as_millis() / 10,
+            nodes.max(info.as_ref().map_or(0, |i| i.nodes)),
+            depth,
+            0,
+            total,
+            best.unwrap_or_default()
+        ));
     }
 
     /// `memory N`: the table's size in MB. While the engine thinks about its move the new
@@ -985,6 +1001,22 @@ impl XBoard {
                  option lines): {}",
                 clip(format!("option {arg}").trim_end())
             ));
+        }
+        if name.eq_ignore_ascii_case("MultiPV") {
+            match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    self.opts.multipv = n;
+                    // Analysis shows the new number of lines at once.
+                    if self.analyzing {
+                        self.start_analysis();
+                    }
+                }
+                _ => say(&format!(
+                    "Error (option MultiPV takes 1..{MAX_MULTIPV}): {}",
+                    clip(value)
+                )),
+            }
+            return;
         }
         if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
             return match value {

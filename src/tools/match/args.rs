@@ -474,14 +474,8 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     if s.engines.len() < 2 {
         return Err("a match needs at least two -engine".into());
     }
-    // Names must tell the engines apart in scores and PGN files.
-    let names: Vec<String> = s.engines.iter().map(EngineSpec::display_name).collect();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            let count = names[..i].iter().filter(|m| *m == n).count();
-            s.engines[i].name = Some(format!("{n}-{}", count + 1));
-        }
-    }
+    // Engines that end up with the same name (given, reported by the engine, or from the file
+    // name) are told apart once their handshakes are done: see `tournament::unique_names`.
     if s.sprt.is_some() && s.engines.len() != 2 {
         return Err("-sprt needs exactly two engines".into());
     }
@@ -635,7 +629,8 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(s.openings, Openings::Random { plies: 6 });
-        assert_eq!(s.engines[1].display_name(), "x-2");
+        // Same names are resolved after the handshake, from the names the engines report.
+        assert_eq!(s.engines[1].display_name(), "x");
         let s = parse(&words(
             "-engine cmd=x -engine cmd=y -each depth=1 -openings file=o.pgn order=random plies=4",
         ))

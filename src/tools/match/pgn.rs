@@ -7,6 +7,7 @@ use crate::games::registry::VariantInfo;
 use crate::games::Notation;
 use crate::protocol::engine::Session;
 use std::fmt::Write as _;
+use std::time::{Duration, SystemTime};
 
 /// What the PGN header needs besides the game itself.
 pub struct PgnContext<'a> {
@@ -16,6 +17,29 @@ pub struct PgnContext<'a> {
     pub round: u32,
     pub variant: &'static VariantInfo,
     pub time_control: String,
+    /// When the game started and how long it took: the `GameStartTime`, `GameEndTime` and
+    /// `GameDuration` tags (cutechess-cli's), left out when `None`.
+    pub times: Option<(SystemTime, Duration)>,
+}
+
+/// `2026-11-21T14:03:27.512 UTC`: a time as cutechess-cli writes `GameStartTime`.
+pub fn pgn_timestamp(t: SystemTime) -> String {
+    let since = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let (y, m, d) = super::tournament::civil_date(t);
+    let s = since.as_secs() % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03} UTC",
+        s / 3600,
+        s / 60 % 60,
+        s % 60,
+        since.subsec_millis()
+    )
+}
+
+/// `01:02:03`: a duration as hours, minutes and whole seconds (`GameDuration`).
+pub fn pgn_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// A tag value with PGN's escapes.
@@ -72,6 +96,11 @@ pub fn write_game(ctx: &PgnContext, g: &GameRecord) -> String {
     if let Some(fen) = &g.start_fen {
         tag("FEN", fen);
         tag("SetUp", "1");
+    }
+    if let Some((start, duration)) = ctx.times {
+        tag("GameStartTime", &pgn_timestamp(start));
+        tag("GameEndTime", &pgn_timestamp(start + duration));
+        tag("GameDuration", &pgn_duration(duration));
     }
     tag("PlyCount", &g.moves.len().to_string());
     tag("TimeControl", &ctx.time_control);
@@ -343,6 +372,15 @@ mod tests {
     use crate::games::registry;
 
     #[test]
+    fn game_times_are_written_as_cutechess_does() {
+        // 2021-03-04 05:06:07.089 UTC.
+        let t = std::time::UNIX_EPOCH + Duration::from_millis(1_614_834_367_089);
+        assert_eq!(pgn_timestamp(t), "2021-03-04T05:06:07.089 UTC");
+        assert_eq!(pgn_duration(Duration::from_millis(3_723_999)), "01:02:03");
+        assert_eq!(pgn_duration(Duration::from_millis(59_500)), "00:00:59");
+    }
+
+    #[test]
     fn movetext_skips_comments_variations_and_numbers() {
         let t =
             movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
@@ -361,6 +399,15 @@ mod tests {
         assert_eq!(o[0].fen, None);
         assert_eq!(o[1].moves, vec!["e1c1", "e8f7"]);
         assert!(read_pgn("1. e4 e4 *", chess, None).is_err());
+    }
+
+    #[test]
+    fn cannon_pgn_moves_read_back_in_xboards_ranks() {
+        // What `cannonade match` writes for Whitcher's Cannon (XBoard's 0-based ranks) reads
+        // back as the same moves, also with the `#` XBoard adds.
+        let cannon = registry::find("cannon").unwrap();
+        let o = read_pgn("1. T@b0 T@c9# 2. Se1d2 *", cannon, None).unwrap();
+        assert_eq!(o[0].moves, vec!["T@b1", "T@c10", "e2d3"]);
     }
 
     #[test]

@@ -9,12 +9,14 @@ use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
 use crate::board::zobrist::SplitMix64;
 use crate::games::registry::{self, VariantInfo};
 use crate::games::Notation;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, VecDeque};
 use std::fs::OpenOptions;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
 /// One game of the schedule.
 #[derive(Clone, Debug)]
@@ -36,6 +38,39 @@ pub struct Job {
 pub struct FinishedGame {
     pub job: Job,
     pub record: GameRecord,
+    /// Wall-clock time when the worker started the game (engines started, first command
+    /// sent), and how long it took until the result.
+    pub started: SystemTime,
+    pub duration: Duration,
+}
+
+/// What a worker tells the main thread, in the order it happens: the main thread prints both,
+/// so with one worker "Started game N+1" always follows "Finished game N".
+enum Event {
+    Started(Job),
+    Finished(FinishedGame),
+}
+
+/// Engines that report (or were given) the same name get `-2`, `-3`... in the order of the
+/// command line, so that scores, tables and PGN tags all tell them apart the same way.
+pub fn unique_names(reported: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(reported.len());
+    for (i, n) in reported.iter().enumerate() {
+        let earlier = reported[..i].iter().filter(|m| *m == n).count();
+        let mut name = if earlier == 0 {
+            n.clone()
+        } else {
+            format!("{n}-{}", earlier + 1)
+        };
+        // "X-2" may itself be an engine's own name: count on until the name is free.
+        let mut k = earlier + 1;
+        while out.contains(&name) {
+            k += 1;
+            name = format!("{n}-{k}");
+        }
+        out.push(name);
+    }
+    out
 }
 
 /// The SPRT's verdict when it stopped the match.
@@ -251,7 +286,13 @@ fn progress_bar(done: usize, total: usize) -> String {
 
 /// Today's date as PGN writes it, from the system clock (UTC).
 fn pgn_date() -> String {
-    let secs = std::time::SystemTime::now()
+    let (y, m, d) = civil_date(SystemTime::now());
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Year, month and day (UTC) of a time.
+pub(crate) fn civil_date(t: SystemTime) -> (i64, i64, i64) {
+    let secs = t
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     // Days to civil date (Howard Hinnant's algorithm).
@@ -264,7 +305,61 @@ fn pgn_date() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    (y, m, d)
+}
+
+/// The progress shown on stderr: on a terminal an `indicatif` bar redrawn in place, with the
+/// estimated time left; otherwise (a file, a pipe) one plain line per finished game.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    quiet: bool,
+}
+
+impl Progress {
+    fn new(total: usize, quiet: bool) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "[{bar:30.cyan/blue}] {pos}/{len} games, {elapsed_precise} played, ETA {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        Progress { bar, total, quiet }
+    }
+
+    /// Prints a line of the match's output (stdout) without tearing the bar.
+    fn say(&self, text: &str) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.suspend(|| println!("{text}")),
+            None => println!("{text}"),
+        }
+    }
+
+    fn finished(&self, done: usize) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.set_position(done as u64),
+            None => eprintln!("{}", progress_bar(done, self.total)),
+        }
+    }
+
+    fn end(&self) {
+        if let Some(bar) = &self.bar {
+            // The bar stays as the last word on progress; what follows starts a new line.
+            bar.finish();
+            eprintln!();
+        }
+    }
 }
 
 /// Plays the whole match and prints as it goes.
@@ -290,11 +385,12 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
         names.push(e.name.clone());
         e.quit();
     }
+    let names = unique_names(&names);
     let jobs = schedule(settings, variant)?;
     let total = jobs.len();
     let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = channel::<FinishedGame>();
+    let (tx, rx) = channel::<Event>();
     let mut workers = Vec::new();
     for _ in 0..settings.concurrency.min(total.max(1)) {
         let queue = queue.clone();
@@ -303,7 +399,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
         let settings = settings.clone();
         let names = names.clone();
         workers.push(std::thread::spawn(move || {
-            worker(&settings, variant, &names, &queue, &stop, &tx, total)
+            worker(&settings, variant, &names, &queue, &stop, &tx)
         }));
     }
     drop(tx);
@@ -336,10 +432,21 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
         sprt: None,
     };
     let quiet = settings.quiet;
-    for done in rx {
+    let progress = Progress::new(total, quiet);
+    for event in rx {
         if stop.load(Ordering::SeqCst) {
             continue;
         }
+        let done = match event {
+            Event::Started(job) => {
+                progress.say(&format!(
+                    "Started game {} of {total} ({} vs {})",
+                    job.number, names[job.white], names[job.black]
+                ));
+                continue;
+            }
+            Event::Finished(done) => done,
+        };
         let job = &done.job;
         let rec = &done.record;
         let (a, b) = job.pairing;
@@ -364,6 +471,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                 round: job.number as u32,
                 variant,
                 time_control: time_control.clone(),
+                times: Some((done.started, done.duration)),
             };
             f.write_all(write_game(&ctx, rec).as_bytes())
                 .map_err(|e| format!("cannot write the PGN file: {e}"))?;
@@ -371,15 +479,15 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
         let played = summary.games.len() + 1;
         if !quiet {
             let t = enc.tri;
-            println!(
+            progress.say(&format!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 job.number,
                 names[job.white],
                 names[job.black],
                 rec.result.pgn(),
                 rec.reason
-            );
-            println!(
+            ));
+            progress.say(&format!(
                 "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
                 names[a],
                 names[b],
@@ -388,10 +496,10 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                 t.draws,
                 t.score(),
                 t.games()
-            );
+            ));
             if settings.repeat && enc.penta.pairs() > 0 {
                 let p = enc.penta.0;
-                println!(
+                progress.say(&format!(
                     "Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
                     p[0],
                     p[1],
@@ -399,13 +507,13 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                     p[3],
                     p[4],
                     fmt_elo(&enc.penta.elo())
-                );
+                ));
             } else {
-                println!(
+                progress.say(&format!(
                     "{}, DrawRatio: {:.1} %",
                     fmt_elo(&t.elo()),
                     100.0 * t.draws as f64 / t.games() as f64
-                );
+                ));
             }
         }
         if let Some(sprt) = settings.sprt {
@@ -423,7 +531,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
             let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
             if !quiet {
                 let pct = if l >= 0.0 { l / hi } else { l / lo } * 100.0;
-                println!(
+                progress.say(&format!(
                     "SPRT: llr {l:.3} ({pct:.1}%), lbound {lo:.2}, ubound {hi:.2}{}",
                     if l >= hi {
                         " - H1 was accepted"
@@ -432,7 +540,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                     } else {
                         ""
                     }
-                );
+                ));
             }
             if l >= hi || l <= lo {
                 summary.sprt = Some(if l >= hi {
@@ -443,14 +551,13 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        if !quiet {
-            eprintln!("{}", progress_bar(played, total));
-        }
+        progress.finished(played);
         summary.games.push(done);
     }
     for w in workers {
         let _ = w.join();
     }
+    progress.end();
     if !quiet && names.len() > 2 {
         print_table(&names, &standings);
     }
@@ -496,8 +603,7 @@ fn worker(
     names: &[String],
     queue: &Mutex<VecDeque<Job>>,
     stop: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<FinishedGame>,
-    total: usize,
+    tx: &std::sync::mpsc::Sender<Event>,
 ) {
     let mut engines: Vec<Option<Engine>> = (0..settings.engines.len()).map(|_| None).collect();
     loop {
@@ -507,19 +613,28 @@ fn worker(
         let Some(job) = queue.lock().expect("queue").pop_front() else {
             break;
         };
-        if !settings.quiet {
-            println!(
-                "Started game {} of {total} ({} vs {})",
-                job.number, names[job.white], names[job.black]
-            );
+        if tx.send(Event::Started(job.clone())).is_err() {
+            break;
         }
-        let record = play_one(settings, variant, &job, &mut engines);
+        let started = SystemTime::now();
+        let clock = std::time::Instant::now();
+        let mut record = play_one(settings, variant, &job, &mut engines);
+        let duration = clock.elapsed();
+        // The match's names, not each engine's own, so that PGN tags agree with the scores.
+        record.white = names[job.white].clone();
+        record.black = names[job.black].clone();
         for &b in &record.broken {
             if let Some(mut e) = engines[b].take() {
                 e.kill();
             }
         }
-        if tx.send(FinishedGame { job, record }).is_err() {
+        let done = FinishedGame {
+            job,
+            record,
+            started,
+            duration,
+        };
+        if tx.send(Event::Finished(done)).is_err() {
             break;
         }
     }
@@ -622,6 +737,23 @@ mod tests {
         assert_eq!(jobs.len(), 6);
         assert!(jobs.iter().all(|j| j.white == 0 || j.black == 0));
         assert!(jobs.iter().all(|j| j.pair.is_none()));
+    }
+
+    #[test]
+    fn same_names_are_numbered_in_command_line_order() {
+        let n = |v: &[&str]| unique_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(n(&["A", "B"]), ["A", "B"]);
+        assert_eq!(
+            n(&["Cannonade 0.1.0", "Cannonade 0.1.0", "X", "Cannonade 0.1.0"]),
+            [
+                "Cannonade 0.1.0",
+                "Cannonade 0.1.0-2",
+                "X",
+                "Cannonade 0.1.0-3"
+            ]
+        );
+        // A name that is already taken by another engine is skipped.
+        assert_eq!(n(&["A", "A-2", "A"]), ["A", "A-2", "A-3"]);
     }
 
     #[test]
