@@ -267,12 +267,12 @@ fn variants() -> Vec<Variant> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| {
+            // "NAME (WxH, XBoard: XB): Full name"; the indented "start: FEN" lines are skipped.
+            if l.starts_with(char::is_whitespace) {
+                return None;
+            }
             let name = l.split_whitespace().next()?.to_string();
-            let xboard = l
-                .split("XBoard: ")
-                .nth(1)?
-                .trim_end_matches(')')
-                .to_string();
+            let xboard = l.split("XBoard: ").nth(1)?.split(')').next()?.to_string();
             Some(Variant { name, xboard })
         })
         .collect()
