@@ -7,6 +7,7 @@ pub mod registry;
 #[cfg(test)]
 pub(crate) mod see_oracle;
 pub mod shogi;
+mod swap;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 

@@ -19,11 +19,9 @@ use super::position::CannonPosition;
 use super::tables::{reverse, tables, Bb, FILES, RANKS};
 use super::{SOLDIER_VALUE, TOWN_VALUE};
 use crate::board::{Color, Square};
+use crate::games::swap::SwapList;
 use crate::games::{Game, Move, MoveKind};
 use std::sync::OnceLock;
-
-/// Room for the gains of one exchange: each step removes a soldier (100 squares).
-const MAX_EXCHANGE: usize = 104;
 
 /// Per square, computed once from the move generator's steps and lines: where a soldier of
 /// each side stands to capture onto it, and the squares from which a cannon's soldiers could
@@ -113,9 +111,7 @@ impl CannonPosition {
         let valid = self.t.geo.valid();
         let st = see_tables();
         let zone = st.shot_zone[to.index()];
-        let mut gains = [0i32; MAX_EXCHANGE];
-        gains[0] = gain;
-        let mut d = 0;
+        let mut swap = SwapList::new(gain);
         let mut side = them;
         loop {
             let own = soldiers[side.index()];
@@ -125,13 +121,12 @@ impl CannonPosition {
             let mut capturers = Bb::EMPTY;
             if !shot {
                 capturers = st.capture_from[side.index()][to.index()] & own;
-                if capturers.is_empty() || d + 1 >= MAX_EXCHANGE {
+                if capturers.is_empty() || swap.is_full() {
                     break;
                 }
             }
-            d += 1;
-            gains[d] = stake - gains[d - 1];
-            if shot || (d == 1 && town_on_target) {
+            swap.capture(stake);
+            if shot || (swap.recaptures() == 1 && town_on_target) {
                 break;
             }
             let from: Square = capturers.lsb();
@@ -140,11 +135,7 @@ impl CannonPosition {
             stake = SOLDIER_VALUE;
             side = !side;
         }
-        while d > 0 {
-            gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
-            d -= 1;
-        }
-        gains[0]
+        swap.resolve()
     }
 }
 

@@ -17,6 +17,7 @@ use super::piece::{Piece, Role};
 use super::position::{ChessPosition, EMPTY, FROM_SCORPION};
 use super::rules::ChessRules;
 use crate::board::{BitWord, Bitboard, Color, Square};
+use crate::games::swap::SwapList;
 use crate::games::{Move, MoveKind};
 
 /// A king's place in the order of attackers: after everything else. (It is never captured.)
@@ -31,9 +32,6 @@ pub(crate) fn see_value(r: Role) -> i32 {
         role_value(r)
     }
 }
-
-/// Room for the gains of one exchange: each step removes a different piece from the board.
-const MAX_EXCHANGE: usize = 130;
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The exact exchange value of the legal move `m` for the side to move (see the module
@@ -132,14 +130,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// piece worth `stake` there, the board occupied as `occ`); returns the mover's result.
     fn see_exchange(&self, to: Square, gain: i32, mut stake: i32, mut occ: Bitboard<W>) -> i32 {
         let t = self.t;
-        let mut gains = [0i32; MAX_EXCHANGE];
-        gains[0] = gain;
-        let mut d = 0;
+        let mut swap = SwapList::new(gain);
         let mut side = !self.side;
         let best_promotion = R::PROMOTIONS.first().map_or(0, |&r| see_value(r));
         loop {
             let attackers = self.attackers_among(to, occ, self.ours(side) & occ, side);
-            if attackers.is_empty() || d + 1 >= MAX_EXCHANGE {
+            if attackers.is_empty() || swap.is_full() {
                 break;
             }
             // The least valuable attacker; on equal values the lower role, then the lowest
@@ -169,17 +165,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             } else {
                 (0, value)
             };
-            d += 1;
-            gains[d] = stake + promotion - gains[d - 1];
+            swap.capture(stake + promotion);
             stake = new_stake;
             side = !side;
         }
-        // Each side takes the better of standing pat and going on, from the last capture back.
-        while d > 0 {
-            gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
-            d -= 1;
-        }
-        gains[0]
+        swap.resolve()
     }
 }
 

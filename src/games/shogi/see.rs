@@ -20,13 +20,11 @@ use super::piece::{Piece, Role};
 use super::position::ShogiPosition;
 use super::tables::BB;
 use crate::board::{Bitboard, Square};
+use crate::games::swap::SwapList;
 use crate::games::{Game, Move, MoveKind};
 
 /// A king's place in the order of attackers: after everything else.
 const KING_VALUE: i32 = 100_000;
-
-/// Room for the gains of one exchange: each step removes a different piece (81 squares).
-const MAX_EXCHANGE: usize = 84;
 
 /// The order of attackers: board value, the king last.
 #[inline(always)]
@@ -86,13 +84,11 @@ impl ShogiPosition {
     /// Plays out the captures on `to`; returns the mover's result.
     fn see_exchange(&self, to: Square, gain: i32, mut stake: i32, mut occ: BB) -> i32 {
         let t = self.t;
-        let mut gains = [0i32; MAX_EXCHANGE];
-        gains[0] = gain;
-        let mut d = 0;
+        let mut swap = SwapList::new(gain);
         let mut side = !self.side;
         loop {
             let attackers = self.attackers(to, occ, side, occ);
-            if attackers.is_empty() || d + 1 >= MAX_EXCHANGE {
+            if attackers.is_empty() || swap.is_full() {
                 break;
             }
             let mut from = attackers.lsb();
@@ -114,16 +110,11 @@ impl ShogiPosition {
             } else {
                 role
             };
-            d += 1;
-            gains[d] = stake + role_value(lands) - role_value(role) - gains[d - 1];
+            swap.capture(stake + role_value(lands) - role_value(role));
             stake = taken(lands);
             side = !side;
         }
-        while d > 0 {
-            gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
-            d -= 1;
-        }
-        gains[0]
+        swap.resolve()
     }
 }
 
