@@ -3,9 +3,7 @@
 //! and reductions). Every game rule comes from the `Game` trait.
 
 use super::limits::Limits;
-use super::ordering::{
-    ContinuationHistory, CounterMoves, History, MovePicker, PieceTo, QuietContext, Scores,
-};
+use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -170,9 +168,8 @@ pub struct Worker<'a, G: Game> {
     stopped: bool,
     root_depth: i32,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
-    history: Box<History>,
-    cont: Box<ContinuationHistory>,
-    counter_moves: Box<CounterMoves>,
+    /// Histories and counter-moves, taken from the table's store and given back on drop.
+    tables: Option<Box<SearchTables>>,
     /// Per-ply facts of the current line (index = ply).
     frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -184,6 +181,15 @@ pub struct Worker<'a, G: Game> {
     last_best: Option<(Move, i32)>,
     /// The best score of each completed iteration, for the "score is falling" test.
     scores: Vec<i32>,
+}
+
+impl<G: Game> Drop for Worker<'_, G> {
+    /// The histories go back to the table's store for the next search.
+    fn drop(&mut self) {
+        if let Some(t) = self.tables.take() {
+            self.tt.return_histories(t);
+        }
+    }
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -211,9 +217,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             root_depth: 0,
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
-            history: Box::default(),
-            cont: Box::default(),
-            counter_moves: Box::default(),
+            tables: Some(shared.tt.take_histories()),
             frames: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -817,11 +821,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let killers = self.killers[ply];
         let prev = self.prev_piece_tos(ply);
-        let counter = self.counter_moves.get(prev[0]);
+        let tables = self.tables.as_deref().expect("a worker has its tables");
+        let counter = tables.counter_moves.get(prev[0]);
         let mut scores = Scores::new();
         let ctx = QuietContext {
-            history: &self.history,
-            cont: &self.cont,
+            history: &tables.history,
+            cont: &tables.cont,
             prev,
             killers,
             counter,
@@ -841,9 +846,10 @@ impl<'a, G: Game> Worker<'a, G> {
             let quiet_score = if tactical {
                 0
             } else {
+                let tables = self.tables.as_deref().expect("a worker has its tables");
                 QuietContext {
-                    history: &self.history,
-                    cont: &self.cont,
+                    history: &tables.history,
+                    cont: &tables.cont,
                     prev,
                     killers,
                     counter,
@@ -1020,19 +1026,20 @@ impl<'a, G: Game> Worker<'a, G> {
             k[0] = m;
         }
         let prev = self.prev_piece_tos(ply);
-        self.counter_moves.set(prev[0], m);
         let side = self.pos.side_to_move();
         let bonus = (depth * depth * 16 + 32 * depth).min(4000);
         let pt = PieceTo::new(&self.pos, m);
-        self.history.update(side, m, bonus);
+        let t = self.tables.as_deref_mut().expect("a worker has its tables");
+        t.counter_moves.set(prev[0], m);
+        t.history.update(side, m, bonus);
         for p in prev {
-            self.cont.update(p, pt, bonus);
+            t.cont.update(p, pt, bonus);
         }
         for &q in tried {
-            self.history.update(side, q, -bonus);
+            t.history.update(side, q, -bonus);
             let qpt = PieceTo::new(&self.pos, q);
             for p in prev {
-                self.cont.update(p, qpt, -bonus);
+                t.cont.update(p, qpt, -bonus);
             }
         }
     }

@@ -7,8 +7,10 @@
 //! Entries sit in buckets of four (one 64-byte cache line) and the bucket is chosen from the
 //! high bits of `key * buckets`, so any size (not only powers of two) works.
 
+use super::ordering::SearchTables;
 use crate::games::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// What a stored score says about the true score.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -70,6 +72,9 @@ pub struct TranspositionTable {
     buckets: usize,
     /// Bumped once per search, so entries of old searches are replaced first.
     age: AtomicU8,
+    /// The move-ordering histories of the search threads, kept from one search to the next as
+    /// the table is (see [`SearchTables`]); emptied with it.
+    histories: Mutex<Vec<Box<SearchTables>>>,
 }
 
 /// `count` zeroed slots, or `None` when the memory cannot be had. The memory comes from the
@@ -122,6 +127,7 @@ impl TranspositionTable {
             first,
             buckets,
             age: AtomicU8::new(0),
+            histories: Mutex::new(Vec::new()),
         })
     }
 
@@ -137,6 +143,27 @@ impl TranspositionTable {
             slot[1].store(0, Relaxed);
         }
         self.age.store(0, Relaxed);
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// A search thread's history tables: those a thread of an earlier search left, or new ones.
+    pub(super) fn take_histories(&self) -> Box<SearchTables> {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// Gives a thread's history tables back for the next search.
+    pub(super) fn return_histories(&self, tables: Box<SearchTables>) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(tables);
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -227,6 +254,28 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::board::Square;
+
+    #[test]
+    fn histories_outlive_a_search_and_not_a_new_game() {
+        use crate::board::Color;
+        let tt = TranspositionTable::new(1);
+        let m = Move::normal(Square::new(12), Square::new(28));
+        let mut t = tt.take_histories();
+        assert_eq!(
+            t.history.get(Color::White, m),
+            0,
+            "a first search starts from nothing"
+        );
+        t.history.update(Color::White, m, 1000);
+        tt.return_histories(t);
+        // The next search of the same game orders by what the last one learnt.
+        let t = tt.take_histories();
+        assert!(t.history.get(Color::White, m) > 0);
+        tt.return_histories(t);
+        // A new game (the table cleared) forgets it.
+        tt.clear();
+        assert_eq!(tt.take_histories().history.get(Color::White, m), 0);
+    }
 
     #[test]
     fn stores_and_finds_entries() {
