@@ -169,7 +169,7 @@ pub struct Worker<'a, G: Game> {
     root_depth: i32,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     /// Histories and counter-moves, taken from the table's store and given back on drop.
-    tables: Option<Box<SearchTables>>,
+    tables: Option<SearchTables>,
     /// Per-ply facts of the current line (index = ply).
     frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -821,7 +821,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let killers = self.killers[ply];
         let prev = self.prev_piece_tos(ply);
-        let tables = self.tables.as_deref().expect("a worker has its tables");
+        let tables = self.tables.as_ref().expect("a worker has its tables");
         let counter = tables.counter_moves.get(prev[0]);
         let mut scores = Scores::new();
         let ctx = QuietContext {
@@ -846,7 +846,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let quiet_score = if tactical {
                 0
             } else {
-                let tables = self.tables.as_deref().expect("a worker has its tables");
+                let tables = self.tables.as_ref().expect("a worker has its tables");
                 QuietContext {
                     history: &tables.history,
                     cont: &tables.cont,
@@ -1029,7 +1029,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = self.pos.side_to_move();
         let bonus = (depth * depth * 16 + 32 * depth).min(4000);
         let pt = PieceTo::new(&self.pos, m);
-        let t = self.tables.as_deref_mut().expect("a worker has its tables");
+        let t = self.tables.as_mut().expect("a worker has its tables");
         t.counter_moves.set(prev[0], m);
         t.history.update(side, m, bonus);
         for p in prev {

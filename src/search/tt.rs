@@ -74,7 +74,7 @@ pub struct TranspositionTable {
     age: AtomicU8,
     /// The move-ordering histories of the search threads, kept from one search to the next as
     /// the table is (see [`SearchTables`]); emptied with it.
-    histories: Mutex<Vec<Box<SearchTables>>>,
+    histories: Mutex<Vec<SearchTables>>,
 }
 
 /// `count` zeroed slots, or `None` when the memory cannot be had. The memory comes from the
@@ -150,7 +150,7 @@ impl TranspositionTable {
     }
 
     /// A search thread's history tables: those a thread of an earlier search left, or new ones.
-    pub(super) fn take_histories(&self) -> Box<SearchTables> {
+    pub(super) fn take_histories(&self) -> SearchTables {
         self.histories
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -159,7 +159,7 @@ impl TranspositionTable {
     }
 
     /// Gives a thread's history tables back for the next search.
-    pub(super) fn return_histories(&self, tables: Box<SearchTables>) {
+    pub(super) fn return_histories(&self, tables: SearchTables) {
         self.histories
             .lock()
             .unwrap_or_else(|e| e.into_inner())
