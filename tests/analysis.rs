@@ -2,68 +2,28 @@
 //! (XBoard) the last lines come from one completed iteration, XBoard's `stat01` tells the
 //! iteration in progress, and XBoard offers MultiPV.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+mod protocol_support;
+
 use std::thread;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(20);
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+/// The shared engine driver (tests/protocol_support), with every failure a test failure.
+struct Engine(protocol_support::Engine);
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cannonade"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine(protocol_support::Engine::start())
     }
 
     fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").expect("engine reads input");
+        self.0.send(cmd).expect("engine reads input");
     }
 
     /// Lines up to and including the first that satisfies `last`.
     fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self.lines.recv_timeout(WAIT).expect("engine answers");
-            let done = last(&l);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
+        self.0.until(WAIT, last).expect("engine answers")
     }
 }
 
