@@ -12,6 +12,7 @@ use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// How often (in nodes) a thread looks at the clock and the stop flag: often enough that `stop`
 /// is answered within a millisecond or two at any search speed.
@@ -137,6 +138,9 @@ pub struct Shared<'a> {
     pub material_only: bool,
     /// The node limit, counted over all threads; every thread enforces it.
     pub node_limit: Option<u64>,
+    /// The hard time limit; every thread enforces it, so that a main thread the system holds
+    /// back (more threads than cores) cannot carry the search past it.
+    pub hard_limit: Option<Duration>,
 }
 
 /// What only the main thread does: enforce time and node limits.
@@ -158,6 +162,7 @@ pub struct Worker<'a, G: Game> {
     frontier: Option<&'a Frontier>,
     material_only: bool,
     node_limit: Option<u64>,
+    hard_limit: Option<Duration>,
     /// `check_limits` runs when `nodes & check_mask == 0`: every `CHECK_EVERY` nodes, more
     /// often under a small node limit so that it is kept closely.
     check_mask: u64,
@@ -210,6 +215,7 @@ impl<'a, G: Game> Worker<'a, G> {
             frontier: shared.frontier,
             material_only: shared.material_only,
             node_limit: shared.node_limit,
+            hard_limit: shared.hard_limit,
             check_mask: check_interval(shared.node_limit, shared.counters.len()) - 1,
             nodes: 0,
             completed: 0,
@@ -268,14 +274,14 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.node_limit.is_some_and(|n| self.total_nodes() >= n) {
             self.ctl.stop();
         }
-        if let Some(main) = &self.main {
+        if self.main.is_some() {
             self.ctl.note_nodes(self.total_nodes());
-            let out_of_time = main
-                .budget
-                .is_some_and(|b| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= b.hard);
-            if out_of_time {
-                self.ctl.stop();
-            }
+        }
+        let out_of_time = self
+            .hard_limit
+            .is_some_and(|hard| !self.ctl.is_pondering() && self.ctl.clock_elapsed() >= hard);
+        if out_of_time {
+            self.ctl.stop();
         }
         // The first iteration stops too once its first root move has a score: in a tactical
         // position (Cannon Shogi's cannons) depth 1 alone can take longer than a short clock

@@ -94,6 +94,7 @@ pub fn search<G: Game>(
     // not interchangeable with the main thread's: they then help through the table only.
     let frontier = Frontier::default();
     let frontier = (opts.multipv <= 1).then_some(&frontier);
+    let budget = time::budget(limits, opts.move_overhead);
     let shared = Shared {
         tt,
         ctl,
@@ -101,32 +102,14 @@ pub fn search<G: Game>(
         frontier,
         material_only: opts.material_only,
         node_limit: limits.nodes,
+        hard_limit: budget.map(|b| b.hard),
     };
     let main_duties = MainDuties {
-        budget: time::budget(limits, opts.move_overhead),
+        budget,
         node_limit: limits.nodes,
     };
 
     thread::scope(|scope| {
-        for id in 1..threads {
-            let helper_pos = pos.clone();
-            let root = &root;
-            let spawned = thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(helper_pos, shared, id, None, root);
-                    // Helpers run until stopped, but never beyond a depth limit.
-                    let helper_limits = Limits {
-                        depth: limits.depth,
-                        ..Limits::default()
-                    };
-                    w.iterate(&helper_limits, 1, &mut |_| {});
-                });
-            // Without the thread the search is only slower, not wrong.
-            drop(spawned);
-        }
-
         let run_main = || {
             let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
             let mut depth = w.iterate(limits, opts.multipv, &mut |i| report(Report::Info(i)));
@@ -153,6 +136,31 @@ pub fn search<G: Game>(
             .name("search-main".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn_scoped(scope, run_main);
+        // The main thread starts first: with more threads than cores, a main thread started
+        // after a hundred busy helpers would get its first slice of a core late, and it alone
+        // can finish the first iteration that gives the move.
+        for id in 1..threads {
+            if ctl.is_stopped() {
+                break;
+            }
+            let helper_pos = pos.clone();
+            let root = &root;
+            let spawned = thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(helper_pos, shared, id, None, root);
+                    // Helpers run until stopped, but never beyond a depth limit.
+                    let helper_limits = Limits {
+                        depth: limits.depth,
+                        ..Limits::default()
+                    };
+                    w.iterate(&helper_limits, 1, &mut |_| {});
+                });
+            // Without the thread the search is only slower, not wrong.
+            drop(spawned);
+        }
+
         let result = match main {
             Ok(handle) => handle.join(),
             Err(_) => Err(Box::new("could not start the search thread") as _),
