@@ -1,8 +1,8 @@
 //! Cannon move generation speed: perft from the start position and from a crowded middle game.
 
 use cannonade::games::cannon::CannonPosition;
+use cannonade::games::perft::perft;
 use cannonade::games::Game;
-use cannonade::tools::perft::perft;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 

@@ -9,8 +9,8 @@
 mod uci_engine;
 
 use cannonade::games::chess::{Chess, ChessPosition};
+use cannonade::games::perft::perft;
 use cannonade::games::{Game, MoveList};
-use cannonade::tools::perft::perft;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
 

@@ -11,9 +11,9 @@
 #[path = "support/uci_engine.rs"]
 mod uci_engine;
 
+use cannonade::games::perft::perft;
 use cannonade::games::shogi::CannonShogi;
 use cannonade::games::Game;
-use cannonade::tools::perft::perft;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::path::Path;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! The `cannonade` command: the protocol loop by default, and tools as subcommands.
 
-use cannonade::games::registry::{self, VARIANTS};
+use cannonade::engine::registry::{self, VARIANTS};
 use cannonade::games::Notation;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -3,10 +3,10 @@
 //!
 //! Expected move lists were worked out from the rules file by hand (and agree with pyffish).
 
+use cannonade::games::perft::perft;
 use cannonade::games::shogi::{CannonShogi, START_FEN};
 use cannonade::games::{Game, MoveList, Notation, Outcome};
 use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
-use cannonade::tools::perft::perft;
 use proptest::prelude::*;
 
 fn pos(fen: &str) -> CannonShogi {

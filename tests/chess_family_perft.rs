@@ -3,8 +3,8 @@
 //! `cannonade perft` (see docs/architecture.md).
 
 use cannonade::games::chess::Chess;
+use cannonade::games::perft::perft;
 use cannonade::games::Game;
-use cannonade::tools::perft::perft;
 
 const CPW: [(&str, u32, u64); 6] = [
     (

@@ -3,8 +3,8 @@
 //! (the rules file cannonrider.md), which tests the board code with holes.
 
 use cannonade::games::chess::{Chess, ChessPosition, GUSTAVIAN_CHESS_START};
+use cannonade::games::perft::{divide, perft};
 use cannonade::games::Game;
-use cannonade::tools::perft::{divide, perft};
 
 fn chess_perft(fen: &str, depth: u32) -> u64 {
     let mut pos = Chess::new_game("chess").unwrap().with_fen(fen).unwrap();

@@ -2,7 +2,7 @@
 //! end, misbehaving engines, adjudication, SPRT stopping, PGN output, and every registered
 //! variant played through both protocols.
 
-use cannonade::games::registry::VARIANTS;
+use cannonade::engine::registry::VARIANTS;
 use cannonade::tools::r#match::args::parse;
 use cannonade::tools::r#match::game::{GameResult, Termination};
 use cannonade::tools::r#match::{run_match, MatchSummary, SprtDecision};

@@ -176,7 +176,7 @@ fn handshake_lists_the_options() {
         .iter()
         .find(|l| l.contains("name UCI_Variant"))
         .unwrap();
-    for v in cannonade::games::registry::VARIANTS {
+    for v in cannonade::engine::registry::VARIANTS {
         assert!(variants.contains(&format!(" var {}", v.name)), "{variants}");
     }
     assert_eq!(e.sync(), Vec::<String>::new());

@@ -10,9 +10,9 @@
 //! `--variantpath` (announces its variants only after `setoption name VariantPath`, as
 //! Fairy-Stockfish does for variants loaded from a file).
 
-use cannonade::games::registry::{self, VARIANTS};
+use cannonade::engine::registry::{self, VARIANTS};
+use cannonade::engine::Session;
 use cannonade::games::{Notation, Outcome};
-use cannonade::protocol::engine::Session;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
-//! The `Game` trait that every game implements, the shared move type, and the variant registry.
+//! The `Game` trait that every game implements, the shared move type, and perft.
 
 pub mod cannon;
 pub mod chess;
 pub mod moves;
-pub mod registry;
+pub mod perft;
 #[cfg(test)]
 pub(crate) mod see_oracle;
 pub mod shogi;

@@ -1,9 +1,9 @@
-//! Protocol adapters and the engine facade they talk to.
+//! Protocol adapters: UCI and XBoard, thin translators between lines of text and the engine
+//! facade ([`crate::engine`]).
 //!
 //! [`run_stdin`] reads standard input on its own thread (so commands such as `stop` and
 //! `isready` are read while a search runs) and lets the first command choose the protocol.
 
-pub mod engine;
 pub mod uci;
 pub mod xboard;
 

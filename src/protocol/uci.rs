@@ -4,11 +4,11 @@
 //! accepts, so no chess-only parser touches the input. Bad input is answered with
 //! `info string error: ...` and leaves the engine as it was.
 
-use super::engine::Session;
 use super::{
     clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
 };
-use crate::games::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::Session;
 use crate::games::{Notation, RuleOption};
 use crate::search::{
     Bound, Limits, PvInfo, Report, SearchControl, SearchOptions, SearchResult, TranspositionTable,

@@ -3,7 +3,7 @@
 //! game's move generation or evaluation) changes, so a patch that claims to change nothing can
 //! be checked by it. Nodes per second measure speed.
 
-use crate::games::registry::VARIANTS;
+use crate::engine::registry::VARIANTS;
 use crate::games::Notation;
 use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -82,7 +82,7 @@ pub fn run_until(
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for (i, (variant, fen)) in positions().into_iter().enumerate() {
-        let info = crate::games::registry::find(variant).expect("registered");
+        let info = crate::engine::registry::find(variant).expect("registered");
         let mut session = (info.new_session)();
         session
             .set_position(Some(fen), &[], Notation::Uci)

@@ -2,7 +2,7 @@
 //! or `startpos`, optionally followed by ` moves m1 m2 ...`) one per line and writes, one line
 //! each, the FEN reached, the sorted legal move strings and the game result.
 
-use crate::games::registry::VariantInfo;
+use crate::engine::registry::VariantInfo;
 use crate::games::{Notation, Outcome};
 use std::io::{BufRead, Write};
 

@@ -7,7 +7,7 @@
 //! format=epd` with `-repeat`, so every position is played once with each colour.
 
 use crate::board::zobrist::SplitMix64;
-use crate::games::registry::VariantInfo;
+use crate::engine::registry::VariantInfo;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
@@ -101,7 +101,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::registry::find;
+    use crate::engine::registry::find;
 
     fn spec(count: usize, plies: usize, max_score_cp: i32) -> OpeningSpec {
         OpeningSpec {

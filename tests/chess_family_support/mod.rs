@@ -45,7 +45,7 @@ pub fn play<G: Game>(pos: &mut G, moves: &str) {
 }
 
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
-    cannonade::tools::perft::perft(pos, depth)
+    cannonade::games::perft::perft(pos, depth)
 }
 
 pub mod naive;

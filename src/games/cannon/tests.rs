@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::board::Color;
+use crate::games::perft::perft;
 use crate::games::{Game, MoveKind, MoveList, Notation, Outcome};
-use crate::tools::perft::perft;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 

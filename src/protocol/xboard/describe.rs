@@ -2,7 +2,7 @@
 //! draw a game it does not know, and the `highlight` boards that show legal destinations.
 //! Everything game-specific comes from the registry.
 
-use crate::games::registry::{VariantInfo, XBoardSetup, XBoardSlot};
+use crate::engine::registry::{VariantInfo, XBoardSetup, XBoardSlot};
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
 /// the king slot last; black is the same in lower case.
@@ -186,7 +186,7 @@ pub fn highlight(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::registry::find;
+    use crate::engine::registry::find;
 
     #[test]
     fn tables_put_letters_on_their_slots() {

@@ -10,12 +10,12 @@
 pub mod clock;
 pub mod describe;
 
-use super::engine::Session;
 use super::{
     clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
 };
 use crate::board::Color;
-use crate::games::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::Session;
 use crate::games::{Notation, Outcome, RuleOption};
 use crate::search::{
     Bound, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult,

@@ -4,7 +4,7 @@
 //! deadline: a silent engine is noticed by the clock, a crashed one by the channel closing.
 
 use super::args::{EngineSpec, Proto, TimeControl};
-use crate::games::registry::VariantInfo;
+use crate::engine::registry::VariantInfo;
 use crate::games::Notation;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

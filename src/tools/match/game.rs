@@ -5,9 +5,9 @@
 use super::args::{DrawAdjudication, EngineSpec, ResignAdjudication, DEFAULT_MARGIN};
 use super::engine::{describe, Engine, Failure, MoveRequest, Score};
 use crate::board::Color;
-use crate::games::registry::VariantInfo;
+use crate::engine::registry::VariantInfo;
+use crate::engine::{MoveText, Session};
 use crate::games::{Notation, Outcome};
-use crate::protocol::engine::{MoveText, Session};
 use std::time::Duration;
 
 /// The result of a game, as PGN writes it.
@@ -412,7 +412,7 @@ fn adjudicate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::registry;
+    use crate::engine::registry;
 
     #[test]
     fn engine_moves_are_read_in_their_notation_and_xboard_san_is_accepted() {

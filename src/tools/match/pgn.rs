@@ -3,9 +3,9 @@
 
 use super::engine::Score;
 use super::game::GameRecord;
-use crate::games::registry::VariantInfo;
+use crate::engine::registry::VariantInfo;
+use crate::engine::Session;
 use crate::games::Notation;
-use crate::protocol::engine::Session;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime};
 
@@ -369,7 +369,7 @@ fn find_move(session: &dyn Session, word: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::registry;
+    use crate::engine::registry;
 
     #[test]
     fn game_times_are_written_as_cutechess_does() {

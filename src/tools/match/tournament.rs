@@ -7,7 +7,7 @@ use super::game::{play_game, GameRecord, GameResult, GameSetup};
 use super::pgn::{read_epd, read_pgn, write_game, Opening, PgnContext};
 use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
 use crate::board::zobrist::SplitMix64;
-use crate::games::registry::{self, VariantInfo};
+use crate::engine::registry::{self, VariantInfo};
 use crate::games::Notation;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, VecDeque};

@@ -2,10 +2,10 @@
 //! choose a game by name at run time while the work inside is monomorphised per game.
 
 use crate::board::Color;
+use crate::games::perft;
 use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
-use crate::tools::perft;
 use std::sync::atomic::AtomicBool;
 
 /// A game in progress: its variant, rule switches and current position.

@@ -1,10 +1,10 @@
 //! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
 //! Nothing outside this file matches on variant names.
 
+use crate::engine::session::{GameSession, Session};
 use crate::games::cannon::{CannonPosition, CANNON_START};
 use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use crate::games::shogi::CannonShogi;
-use crate::protocol::engine::{GameSession, Session};
 
 /// What the protocols and tools need to know about one variant.
 pub struct VariantInfo {
