@@ -14,7 +14,8 @@ const MIDDLE_GAME: &str =
 fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("cannon perft");
     group.sample_size(10);
-    let start = CannonPosition::new_game("cannon").expect("start position");
+    let start =
+        cannonade::engine::registry::new_game::<CannonPosition>("cannon").expect("start position");
     group.bench_function("start d5 (4615160 leaves)", |b| {
         b.iter(|| {
             let mut p = start.clone();

@@ -18,7 +18,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 fn chess_perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("chess_perft");
-    let start = Chess::new_game("chess").unwrap();
+    let start = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     g.throughput(Throughput::Elements(4_865_609));
     g.bench_function("start_d5", |b| {
         b.iter(|| perft(&mut start.clone(), black_box(5)))
@@ -28,7 +28,8 @@ fn chess_perft(c: &mut Criterion) {
     g.bench_function("kiwipete_d4", |b| {
         b.iter(|| perft(&mut kiwi.clone(), black_box(4)))
     });
-    let gustav = ChessPosition::<u128>::new_game("gustavianchess").unwrap();
+    let gustav =
+        ChessPosition::<u128>::new_game(&cannonade::games::chess::GUSTAVIAN_CHESS).unwrap();
     g.throughput(Throughput::Elements(281_129));
     g.bench_function("gustavian_board_d4", |b| {
         b.iter(|| perft(&mut gustav.clone(), black_box(4)))
@@ -37,7 +38,7 @@ fn chess_perft(c: &mut Criterion) {
 }
 
 fn legal_move_generation(c: &mut Criterion) {
-    let base = Chess::new_game("chess").unwrap();
+    let base = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     let positions: Vec<Chess> = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         KIWIPETE,
@@ -68,7 +69,7 @@ fn perft6_side_by_side(c: &mut Criterion) {
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
     g.throughput(Throughput::Elements(119_060_324));
-    let start = Chess::new_game("chess").unwrap();
+    let start = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     g.bench_function("cannonade", |b| {
         b.iter(|| assert_eq!(perft(&mut start.clone(), 6), 119_060_324))
     });

@@ -27,7 +27,7 @@ const MIDDLE_DROPS: &str =
 fn shogi_perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("cannonshogi_perft");
     g.sample_size(10);
-    let start = CannonShogi::new_game("cannonshogi").unwrap();
+    let start = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
     g.throughput(Throughput::Elements(13_406_022));
     g.bench_function("start_d4", |b| {
         b.iter(|| perft(&mut start.clone(), black_box(4)))
@@ -51,7 +51,7 @@ fn perft4_side_by_side(c: &mut Criterion) {
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
     g.throughput(Throughput::Elements(13_406_022));
-    let start = CannonShogi::new_game("cannonshogi").unwrap();
+    let start = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
     g.bench_function("cannonade", |b| {
         b.iter(|| assert_eq!(perft(&mut start.clone(), 4), 13_406_022))
     });

@@ -22,7 +22,7 @@ enum Command {
     /// Count the leaves of the legal move tree, split by root move (Stockfish's format).
     Perft {
         /// Variant name (see `cannonade variants`).
-        #[arg(long, default_value = "chess")]
+        #[arg(long, default_value = registry::DEFAULT_VARIANT)]
         variant: String,
         #[arg(long)]
         depth: u32,
@@ -57,7 +57,7 @@ enum Command {
     /// Write balanced opening positions (EPD, one FEN per line) for matches: random play for
     /// `--plies` plies, kept when a `--depth` search scores within `--max-score` centipawns.
     Openings {
-        #[arg(long, default_value = "chess")]
+        #[arg(long, default_value = registry::DEFAULT_VARIANT)]
         variant: String,
         #[arg(long, default_value_t = 100)]
         count: usize,
@@ -113,7 +113,7 @@ fn run_perft(
 ) -> Result<(), String> {
     let info = registry::find(variant)
         .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
-    let mut session = (info.new_session)();
+    let mut session = info.new_session();
     for (name, value) in parse_rule_options(options)? {
         session
             .set_rule_option(&name, value)
@@ -192,9 +192,9 @@ fn main() -> ExitCode {
             for v in VARIANTS {
                 println!(
                     "{} ({}x{}, XBoard: {}): {}",
-                    v.name, v.files, v.ranks, v.xboard_name, v.full_name
+                    v.game.name, v.game.files, v.game.ranks, v.xboard_name, v.full_name
                 );
-                println!("    start: {}", v.start_fen);
+                println!("    start: {}", v.game.start_fen);
             }
             Ok(())
         }

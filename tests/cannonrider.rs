@@ -8,14 +8,14 @@ use cannonade::games::Game;
 use chess_family_support::*;
 
 fn cannonrider(fen: &str) -> CannonriderChess {
-    CannonriderChess::new_game("cannonrider")
+    cannonade::engine::registry::new_game::<CannonriderChess>("cannonrider")
         .unwrap()
         .with_fen(fen)
         .unwrap()
 }
 
 fn scorpion(fen: &str) -> CannonriderChess {
-    CannonriderChess::new_game("cannonriderscorpion")
+    cannonade::engine::registry::new_game::<CannonriderChess>("cannonriderscorpion")
         .unwrap()
         .with_fen(fen)
         .unwrap()
@@ -33,7 +33,7 @@ const GUSTAV3: &str = "1rnbqkbnr1/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBN
 fn gustav3_reference_numbers_on_both_move_generators() {
     // The orthodox pin-mask generator and the test-each-move generator of the cannon variants
     // must both reproduce Fairy-Stockfish's gustav3 counts.
-    let mut fast = GustavianChess::new_game("gustavianchess").unwrap();
+    let mut fast = GustavianChess::new_game(&cannonade::games::chess::GUSTAVIAN_CHESS).unwrap();
     let mut tested = cannonrider(GUSTAV3);
     for (depth, nodes) in [(1, 22), (2, 484), (3, 11684), (4, 281129)] {
         assert_eq!(perft(&mut fast, depth), nodes, "orthodox, depth {depth}");
@@ -45,7 +45,7 @@ fn gustav3_reference_numbers_on_both_move_generators() {
 fn start_position_moves() {
     // 16 pawn moves, Na1-b3, Nj1-i3; the d1 Cannonrider (dark: a cannon) hops its own d2 pawn
     // and takes d7; the g1 Cannonrider (light: a nightrider) goes f3, e5, d7 (capture), h3, i5.
-    let mut pos = CannonriderChess::new_game("cannonrider").unwrap();
+    let mut pos = cannonade::engine::registry::new_game::<CannonriderChess>("cannonrider").unwrap();
     assert_eq!(moves_from(&pos, "d1"), strings(&["d1d7"]));
     assert_eq!(
         moves_from(&pos, "g1"),
@@ -54,7 +54,8 @@ fn start_position_moves() {
     assert_eq!(perft(&mut pos, 1), 24);
     // With Scorpions, each also leaps (+-2,+1) onto the third rank where that square exists:
     // b2-d3, c2-e3 (a3 is a hole), d..g two each, h2-f3 (j3 is a hole), i2-g3: 12 more.
-    let mut pos = CannonriderChess::new_game("cannonriderscorpion").unwrap();
+    let mut pos =
+        cannonade::engine::registry::new_game::<CannonriderChess>("cannonriderscorpion").unwrap();
     assert_eq!(moves_from(&pos, "c2"), strings(&["c2c3", "c2c4", "c2e3"]));
     assert_eq!(perft(&mut pos, 1), 36);
 }
@@ -256,16 +257,18 @@ fn castling_both_ways_and_its_conditions() {
 fn start_perft_agrees_with_the_naive_generator_at_every_node() {
     // The deeper start numbers have no outside reference; these are backed node by node by the
     // naive square-walking generator (which counts d1 = 24 and 36 as the hand count does).
-    let mut pos = CannonriderChess::new_game("cannonrider").unwrap();
+    let mut pos = cannonade::engine::registry::new_game::<CannonriderChess>("cannonrider").unwrap();
     assert_eq!(perft_checked_by_naive(&mut pos, 3), 391652);
-    let mut pos = CannonriderChess::new_game("cannonriderscorpion").unwrap();
+    let mut pos =
+        cannonade::engine::registry::new_game::<CannonriderChess>("cannonriderscorpion").unwrap();
     assert_eq!(perft_checked_by_naive(&mut pos, 2), 48050);
 }
 
 #[test]
 fn random_games_agree_with_a_naive_attack_test() {
-    let pos = CannonriderChess::new_game("cannonrider").unwrap();
+    let pos = cannonade::engine::registry::new_game::<CannonriderChess>("cannonrider").unwrap();
     random_playouts(&pos, 12, 120);
-    let pos = CannonriderChess::new_game("cannonriderscorpion").unwrap();
+    let pos =
+        cannonade::engine::registry::new_game::<CannonriderChess>("cannonriderscorpion").unwrap();
     random_playouts(&pos, 12, 120);
 }

@@ -4,13 +4,21 @@
 //! Expected move lists were worked out from the rules file by hand (and agree with pyffish).
 
 use cannonade::games::perft::perft;
-use cannonade::games::shogi::{CannonShogi, START_FEN};
+use cannonade::games::shogi::CannonShogi;
 use cannonade::games::{Game, MoveList, Notation, Outcome};
 use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
 use proptest::prelude::*;
 
+/// The start position, as the registry gives it to the game.
+fn start_fen() -> &'static str {
+    cannonade::engine::registry::find("cannonshogi")
+        .unwrap()
+        .game
+        .start_fen
+}
+
 fn pos(fen: &str) -> CannonShogi {
-    CannonShogi::new_game("cannonshogi")
+    cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi")
         .unwrap()
         .with_fen(fen)
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -45,8 +53,8 @@ fn play(p: &mut CannonShogi, line: &str) {
 
 #[test]
 fn perft_start_position() {
-    let mut p = CannonShogi::new_game("cannonshogi").unwrap();
-    assert_eq!(p.to_fen(), START_FEN);
+    let mut p = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
+    assert_eq!(p.to_fen(), start_fen());
     assert_eq!(perft(&mut p, 1), 60);
     assert_eq!(perft(&mut p, 2), 3447);
     assert_eq!(perft(&mut p, 3), 216600);
@@ -198,7 +206,7 @@ fn forced_and_optional_promotion() {
 
 #[test]
 fn captures_go_to_hand_unpromoted() {
-    let mut p = CannonShogi::new_game("cannonshogi").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
     play(&mut p, "h2h8+ g9h8 B@e5 R@e4 e5g7+ b8b3+ e3e4");
     // The same line in pyffish gives this FEN.
     assert_eq!(
@@ -210,7 +218,7 @@ fn captures_go_to_hand_unpromoted() {
 #[test]
 fn fen_round_trips_and_accepted_forms() {
     for fen in [
-        START_FEN,
+        start_fen(),
         "lnsgkg1nl/2ci1uas1/p1p1p1+B1p/9/9/4P4/P+rP3P1P/1BAU1IC2/LNSGKGSNL[PR] b - - 0 4",
         "4k4/1+u5+c1/9/2A3I2/9/2i3a2/9/1+C5+U1/4K4[ICAPUGNLSRBicapugnlsrb] w - - 7 31",
         "4k4/9/9/9/9/9/9/9/4K4[PPPPPpp] b - - 0 12",
@@ -219,9 +227,9 @@ fn fen_round_trips_and_accepted_forms() {
     }
     // variants.ini form, SFEN, and hands in any order are normalised.
     let ini = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1";
-    assert_eq!(pos(ini).to_fen(), START_FEN);
+    assert_eq!(pos(ini).to_fen(), start_fen());
     let sfen = "sfen lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL b - 1";
-    assert_eq!(pos(sfen).to_fen(), START_FEN);
+    assert_eq!(pos(sfen).to_fen(), start_fen());
     let sfen = "sfen 4k4/9/9/9/9/9/9/9/4K4 w 2Pr 6";
     assert_eq!(pos(sfen).to_fen(), "4k4/9/9/9/9/9/9/9/4K4[PPr] b - - 0 3");
     assert_eq!(
@@ -232,7 +240,7 @@ fn fen_round_trips_and_accepted_forms() {
 
 #[test]
 fn bad_fens_are_errors() {
-    let base = CannonShogi::new_game("cannonshogi").unwrap();
+    let base = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
     for fen in [
         "",
         "4k4/9/9/9/9/9/9/9[] w - - 0 1",
@@ -379,7 +387,7 @@ proptest! {
 
     #[test]
     fn make_unmake_restores_fen_and_key(choices in proptest::collection::vec(any::<u16>(), 1..120)) {
-        let mut p = CannonShogi::new_game("cannonshogi").unwrap();
+        let mut p = cannonade::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
         let trail = random_walk(&mut p, &choices);
         for (fen, key) in trail.into_iter().rev() {
             p.unmake_move();
@@ -394,7 +402,7 @@ proptest! {
         choices in proptest::collection::vec(any::<u16>(), 1..80)
     ) {
         let start = if choices.len() % 2 == 0 {
-            START_FEN
+            start_fen()
         } else {
             "4k4/9/9/9/9/9/9/9/4K4[RBGSNLPUACIrbgsnlpuaci] w - - 0 1"
         };
@@ -447,7 +455,7 @@ fn a_node_limit_is_kept_even_inside_the_first_iteration() {
     // here before quiescence skipped losing captures, and still needs hundreds. The search must
     // stop soon after its node limit with a legal move, not finish depth 1 first (at a short
     // time control that overran the clock).
-    let mut p = pos(START_FEN);
+    let mut p = pos(start_fen());
     play(&mut p, "f2a7+ g7f7 g2e4 f9e8");
     let depth_one = Limits {
         depth: Some(1),

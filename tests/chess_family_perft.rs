@@ -37,7 +37,7 @@ const CPW: [(&str, u32, u64); 6] = [
 
 #[test]
 fn cpw_positions() {
-    let chess = Chess::new_game("chess").unwrap();
+    let chess = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     for (fen, depth, nodes) in CPW {
         let mut pos = chess.with_fen(fen).unwrap();
         assert_eq!(perft(&mut pos, depth), nodes, "{fen}");

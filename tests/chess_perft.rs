@@ -7,7 +7,10 @@ use cannonade::games::perft::{divide, perft};
 use cannonade::games::Game;
 
 fn chess_perft(fen: &str, depth: u32) -> u64 {
-    let mut pos = Chess::new_game("chess").unwrap().with_fen(fen).unwrap();
+    let mut pos = cannonade::engine::registry::new_game::<Chess>("chess")
+        .unwrap()
+        .with_fen(fen)
+        .unwrap();
     perft(&mut pos, depth)
 }
 
@@ -70,7 +73,8 @@ fn position_6() {
 
 #[test]
 fn chess_on_the_gustavian_board_matches_fairy_stockfish() {
-    let mut pos = ChessPosition::<u128>::new_game("gustavianchess").unwrap();
+    let mut pos =
+        ChessPosition::<u128>::new_game(&cannonade::games::chess::GUSTAVIAN_CHESS).unwrap();
     assert_eq!(pos.to_fen(), GUSTAVIAN_CHESS_START);
     let expected = [22, 484, 11_684, 281_129];
     for (d, &n) in expected.iter().enumerate() {
@@ -80,7 +84,7 @@ fn chess_on_the_gustavian_board_matches_fairy_stockfish() {
 
 #[test]
 fn divide_with_threads_agrees_with_one_thread() {
-    let pos = Chess::new_game("chess").unwrap();
+    let pos = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     let one = divide(&pos, 4, 1);
     let two = divide(&pos, 4, 2);
     assert_eq!(one, two);

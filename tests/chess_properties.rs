@@ -27,7 +27,7 @@ proptest! {
         start in 0..STARTS.len(),
         choices in proptest::collection::vec(any::<u16>(), 1..80),
     ) {
-        let mut p = Chess::new_game("chess").unwrap().with_fen(STARTS[start]).unwrap();
+        let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap().with_fen(STARTS[start]).unwrap();
         let mut fens = vec![p.to_fen()];
         let mut keys = vec![p.key()];
         for c in choices {
@@ -64,7 +64,7 @@ proptest! {
 
     #[test]
     fn null_move_round_trips(choices in proptest::collection::vec(any::<u16>(), 1..30)) {
-        let mut p = Chess::new_game("chess").unwrap();
+        let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
         for c in choices {
             let mut moves = MoveList::new();
             p.legal_moves(&mut moves);
@@ -133,7 +133,7 @@ proptest! {
         start in 0..STARTS.len(),
         choices in proptest::collection::vec(any::<u16>(), 1..60),
     ) {
-        let mut p = Chess::new_game("chess").unwrap().with_fen(STARTS[start]).unwrap();
+        let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap().with_fen(STARTS[start]).unwrap();
         for c in choices {
             let mut moves = MoveList::new();
             p.legal_moves(&mut moves);

@@ -5,7 +5,10 @@ use cannonade::games::chess::Chess;
 use cannonade::games::{Game, MoveList, Notation, Outcome};
 
 fn pos(fen: &str) -> Chess {
-    Chess::new_game("chess").unwrap().with_fen(fen).unwrap()
+    cannonade::engine::registry::new_game::<Chess>("chess")
+        .unwrap()
+        .with_fen(fen)
+        .unwrap()
 }
 
 fn play(p: &mut Chess, moves: &str) {
@@ -52,7 +55,7 @@ fn useless_en_passant_square_is_dropped() {
 
 #[test]
 fn bad_fens_are_refused_with_a_reason() {
-    let base = Chess::new_game("chess").unwrap();
+    let base = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     for bad in [
         "",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", // 7 ranks
@@ -75,7 +78,7 @@ fn bad_fens_are_refused_with_a_reason() {
 
 #[test]
 fn checkmate_and_stalemate() {
-    let mut p = Chess::new_game("chess").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     play(&mut p, "f2f3 e7e5 g2g4 d8h4");
     assert!(p.in_check());
     assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
@@ -86,7 +89,7 @@ fn checkmate_and_stalemate() {
 
 #[test]
 fn threefold_repetition_is_a_draw_twofold_is_not() {
-    let mut p = Chess::new_game("chess").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     play(&mut p, "g1f3 g8f6 f3g1 f6g8");
     assert_eq!(p.outcome(), None, "second occurrence is not yet a draw");
     assert!(p.is_repetition_within(100));

@@ -40,7 +40,7 @@ fn fen(rows: [&str; 8], rest: &str) -> String {
 
 fn pos(rows: [&str; 8], rest: &str) -> ChesstoniaChess {
     let f = fen(rows, rest);
-    ChesstoniaChess::new_game("chesstonia")
+    cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia")
         .unwrap()
         .with_fen(&f)
         .unwrap_or_else(|e| panic!("{f}: {e:?}"))
@@ -54,7 +54,7 @@ fn strings(v: &[&str]) -> Vec<String> {
 
 #[test]
 fn start_position_and_perft() {
-    let mut p = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     let start = fen(
         [
             ". * r n b q k b n r * *",
@@ -301,7 +301,7 @@ fn launched_wazir_and_ferz_move_and_a_pin_keeps_them_on_its_line() {
 
 #[test]
 fn unload_returns_the_projectile_to_its_home_square() {
-    let mut p = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     play(&mut p, "l4l1");
     assert!(p
         .to_fen()
@@ -400,7 +400,7 @@ fn stalemate_only_without_projectiles() {
 
 #[test]
 fn fifty_move_counter_runs_through_cannon_actions_and_firing_resets_it() {
-    let mut p = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let mut p = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     play(&mut p, "k3k4 b6b5 l4l1 a5a8 l1l4 a8a5");
     assert_eq!(p.halfmove_clock(), 6);
     // A pawn move resets it; so does firing (over the g4 pawn onto f4), but not a load.
@@ -416,7 +416,7 @@ fn fifty_move_counter_runs_through_cannon_actions_and_firing_resets_it() {
 fn fen_validation() {
     let good =
         "1*rnbqkbnr**/**pppppppp**/pc9S/w10F/f10W/s9CP/**PPPPPPPP**/**RNBQKBNR*1 w KQkq - 0 1";
-    let g = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let g = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     assert!(g.with_fen(good).is_ok());
     for bad in [
         // Two white cannons.
@@ -447,7 +447,7 @@ fn fen_validation() {
 
 #[test]
 fn null_moves_only_while_the_cannon_can_move() {
-    let p = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let p = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     assert!(p.null_move_ok());
     // King and pawns only, no projectiles: zugzwang is possible, no null move.
     let p = pos(
@@ -471,7 +471,7 @@ fn random_games_agree_with_the_naive_generator() {
     // Random games from the start, checking keys, FEN round trips, in_check, the whole move
     // list against the naive square-walking generator (which has its own cannon machinery
     // written from the rules file), and that unmake restores the FEN.
-    let start = ChesstoniaChess::new_game("chesstonia").unwrap();
+    let start = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
     random_playouts(&start, 12, 120);
     // A position where both cannons are busy and the projectiles are on the board.
     let mid = pos(
@@ -495,7 +495,7 @@ proptest! {
 
     #[test]
     fn make_unmake_restores_fen_and_key(choices in proptest::collection::vec(any::<u16>(), 1..120)) {
-        let mut p = ChesstoniaChess::new_game("chesstonia").unwrap();
+        let mut p = cannonade::engine::registry::new_game::<ChesstoniaChess>("chesstonia").unwrap();
         let mut fens = vec![p.to_fen()];
         let mut keys = vec![p.key()];
         for c in choices {

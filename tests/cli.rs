@@ -121,10 +121,10 @@ fn variants_lists_every_game_with_its_real_name_board_and_start() {
     for v in cannonade::engine::registry::VARIANTS {
         let at = lines
             .iter()
-            .position(|l| l.starts_with(&format!("{} (", v.name)))
-            .unwrap_or_else(|| panic!("{} missing: {out}", v.name));
+            .position(|l| l.starts_with(&format!("{} (", v.game.name)))
+            .unwrap_or_else(|| panic!("{} missing: {out}", v.game.name));
         assert!(lines[at].ends_with(&format!(": {}", v.full_name)), "{out}");
-        assert_eq!(lines[at + 1], format!("    start: {}", v.start_fen));
+        assert_eq!(lines[at + 1], format!("    start: {}", v.game.start_fen));
     }
     // The start of Whitcher's Cannon has both towns in hand.
     assert!(out.contains("[Tt] w - - 0 1"), "{out}");

@@ -391,9 +391,9 @@ fn every_registered_variant_plays_through_both_protocols() {
             "{} {} -each tc=20+0.1 -variant {} -games 2 -maxmoves 30 -openings random plies=2",
             fake("A", "uci", ""),
             fake("B", "xboard", ""),
-            v.name
+            v.game.name
         ));
-        assert_eq!(s.games.len(), 2, "{}", v.name);
+        assert_eq!(s.games.len(), 2, "{}", v.game.name);
         for g in &s.games {
             let r = &g.record;
             assert!(
@@ -402,7 +402,7 @@ fn every_registered_variant_plays_through_both_protocols() {
                     Termination::Normal | Termination::Adjudication
                 ),
                 "{}: {r:?}",
-                v.name
+                v.game.name
             );
         }
     }

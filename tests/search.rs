@@ -9,7 +9,7 @@ use cannonade::search::{
 use proptest::prelude::*;
 
 fn start() -> Chess {
-    Chess::new_game("chess").unwrap()
+    cannonade::engine::registry::new_game::<Chess>("chess").unwrap()
 }
 
 fn legal(pos: &Chess) -> MoveList {
@@ -212,7 +212,7 @@ fn moved_kinds_fit_the_history_tables() {
     fn check<G: Game>(variant: &str) {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _game in 0..20 {
-            let mut pos = G::new_game(variant).unwrap();
+            let mut pos = cannonade::engine::registry::new_game::<G>(variant).unwrap();
             for _ply in 0..80 {
                 if pos.outcome().is_some() {
                     break;

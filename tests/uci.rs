@@ -177,7 +177,10 @@ fn handshake_lists_the_options() {
         .find(|l| l.contains("name UCI_Variant"))
         .unwrap();
     for v in cannonade::engine::registry::VARIANTS {
-        assert!(variants.contains(&format!(" var {}", v.name)), "{variants}");
+        assert!(
+            variants.contains(&format!(" var {}", v.game.name)),
+            "{variants}"
+        );
     }
     assert_eq!(e.sync(), Vec::<String>::new());
     e.quit();

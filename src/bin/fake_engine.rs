@@ -103,7 +103,7 @@ impl Fake {
 
     fn reset(&mut self) {
         let info = registry::find(&self.variant).unwrap_or(&VARIANTS[0]);
-        self.session = (info.new_session)();
+        self.session = info.new_session();
     }
 
     fn choose(&mut self) -> Action {
@@ -147,7 +147,7 @@ impl Fake {
 
     fn session_clone(&self) -> Box<dyn Session> {
         let info = registry::find(&self.variant).unwrap_or(&VARIANTS[0]);
-        let mut s = (info.new_session)();
+        let mut s = info.new_session();
         s.set_position(Some(&self.session.fen()), &[], self.notation)
             .expect("own FEN");
         s
@@ -158,8 +158,8 @@ fn main() {
     let flags = parse_flags();
     let mut fake = Fake {
         flags,
-        variant: "chess".into(),
-        session: (VARIANTS[0].new_session)(),
+        variant: registry::DEFAULT_VARIANT.into(),
+        session: VARIANTS[0].new_session(),
         notation: Notation::Uci,
         moves_made: 0,
         out: std::io::stdout(),
@@ -184,9 +184,13 @@ fn uci_identify(f: &mut Fake, variants_loaded: bool) {
         f.say("option name VariantPath type string default <empty>");
     }
     if !f.flags.novariants && variants_loaded {
-        let vars: Vec<String> = VARIANTS.iter().map(|v| format!("var {}", v.name)).collect();
+        let vars: Vec<String> = VARIANTS
+            .iter()
+            .map(|v| format!("var {}", v.game.name))
+            .collect();
         f.say(&format!(
-            "option name UCI_Variant type combo default chess {}",
+            "option name UCI_Variant type combo default {} {}",
+            registry::DEFAULT_VARIANT,
             vars.join(" ")
         ));
     }
@@ -203,7 +207,10 @@ fn uci(f: &mut Fake, lines: &mut Lines) {
             Some("isready") => f.say("readyok"),
             Some("setoption") if words.get(2) == Some(&"VariantPath") => variants_loaded = true,
             Some("setoption") if words.get(2) == Some(&"UCI_Variant") => {
-                f.variant = words.get(4).unwrap_or(&"chess").to_string();
+                f.variant = words
+                    .get(4)
+                    .unwrap_or(&registry::DEFAULT_VARIANT)
+                    .to_string();
                 f.reset();
             }
             Some("ucinewgame") => f.reset(),
@@ -261,13 +268,17 @@ fn xboard(f: &mut Fake, lines: &mut Lines) {
             }
             Some("ping") => f.say(&format!("pong {}", words.get(1).unwrap_or(&"0"))),
             Some("new") => {
-                f.variant = "chess".into();
+                f.variant = registry::DEFAULT_VARIANT.into();
                 f.reset();
                 force = false;
             }
             Some("variant") => {
-                f.variant = registry::find(words.get(1).unwrap_or(&"normal"))
-                    .map_or("chess", |v| v.name)
+                f.variant = words
+                    .get(1)
+                    .and_then(|w| registry::find(w))
+                    .unwrap_or(registry::default_variant())
+                    .game
+                    .name
                     .to_string();
                 f.reset();
             }

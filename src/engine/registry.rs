@@ -1,126 +1,76 @@
-//! The variant registry: every game the build knows, by name, with what GUIs need to draw it.
-//! Nothing outside this file matches on variant names.
+//! The variant registry: every game the build knows, as one table entry of data per variant
+//! (names, board, start position, rule switches, bench positions, how GUIs draw it), with the
+//! game type that plays it. This is the one place that knows variant names: game modules get
+//! their entry, and protocols and tools read its fields.
 
 use crate::engine::session::{GameSession, Session};
-use crate::games::cannon::{CannonPosition, CANNON_START};
+use crate::games::cannon::{CannonPosition, CANNON_OPTIONS};
 use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
-use crate::games::shogi::CannonShogi;
+use crate::games::shogi::{CannonShogi, HAND_KINDS};
+use crate::games::{Game, GameError, Variant};
 
-/// What the protocols and tools need to know about one variant.
+/// The variant a new engine plays, and the `--variant` default of the tools.
+pub const DEFAULT_VARIANT: &str = "chess";
+
+/// One variant: what the game type needs ([`Variant`]) and what protocols and tools need.
 pub struct VariantInfo {
-    /// The name used by `UCI_Variant`, `--variant` and (unless `xboard_name` differs) XBoard.
-    pub name: &'static str,
+    /// Name, board, hand, start position and rule switches: what the game type is started
+    /// with.
+    pub game: Variant,
     /// The game's real name, as players and rule books call it (`Whitcher's Cannon`).
     pub full_name: &'static str,
     /// XBoard's name for the game (`normal` for orthodox chess).
     pub xboard_name: &'static str,
-    pub files: usize,
-    pub ranks: usize,
-    /// How many kinds of piece can be in hand (0 for games without a hand).
-    pub pocket: usize,
-    pub start_fen: &'static str,
-    /// A new session of this variant at its start position.
-    pub new_session: fn() -> Box<dyn Session>,
+    /// The game every chess program knows without being told: PGN files carry no `Variant`
+    /// tag for it, the match runner assumes every engine plays it, and selecting it prints no
+    /// `info string variant` line.
+    pub standard: bool,
+    /// The board template a GUI should draw, as Fairy-Stockfish names it in its
+    /// `info string variant ... template T` line: `shogi` for hands and shogi-style
+    /// promotion, `fairy` for everything else.
+    pub gui_template: &'static str,
+    /// How XBoard is told to draw the game; `None` for the games XBoard knows (orthodox chess).
+    pub xboard: Option<XBoardSetup>,
+    /// Positions the bench searches besides the start position.
+    pub bench: &'static [&'static str],
+    /// The game type that plays it.
+    start: fn(&'static Variant) -> Result<Box<dyn Session>, GameError>,
 }
 
-fn session<G: crate::games::Game>(name: &'static str) -> Box<dyn Session> {
-    Box::new(GameSession::<G>::new(name).expect("registered variant must start"))
+fn session<G: Game>(variant: &'static Variant) -> Result<Box<dyn Session>, GameError> {
+    Ok(Box::new(GameSession::<G>::new(variant)?))
 }
-
-/// Every variant of this build.
-pub static VARIANTS: &[VariantInfo] = &[
-    VariantInfo {
-        name: "chess",
-        full_name: "Orthodox chess",
-        xboard_name: "normal",
-        files: 8,
-        ranks: 8,
-        pocket: 0,
-        start_fen: crate::games::chess::CHESS_START,
-        new_session: || session::<Chess>("chess"),
-    },
-    VariantInfo {
-        name: "cannon",
-        full_name: "Whitcher's Cannon",
-        xboard_name: "cannon",
-        files: 10,
-        ranks: 10,
-        pocket: 1,
-        start_fen: CANNON_START,
-        new_session: || session::<CannonPosition>("cannon"),
-    },
-    VariantInfo {
-        name: "cannonrider",
-        full_name: "Gustavian Cannonrider Chess",
-        xboard_name: "cannonrider",
-        files: 10,
-        ranks: 8,
-        pocket: 0,
-        start_fen: crate::games::chess::CANNONRIDER_START,
-        new_session: || session::<CannonriderChess>("cannonrider"),
-    },
-    VariantInfo {
-        name: "cannonriderscorpion",
-        full_name: "Gustavian Cannonrider Chess, Scorpion version",
-        xboard_name: "cannonriderscorpion",
-        files: 10,
-        ranks: 8,
-        pocket: 0,
-        start_fen: crate::games::chess::CANNONRIDER_SCORPION_START,
-        new_session: || session::<CannonriderChess>("cannonriderscorpion"),
-    },
-    VariantInfo {
-        name: "swedishcannon",
-        full_name: "Swedish Cannon Chess (two cannons)",
-        xboard_name: "swedishcannon",
-        files: 8,
-        ranks: 8,
-        pocket: 1,
-        start_fen: crate::games::chess::SWEDISH_CANNON_START,
-        new_session: || session::<SwedishCannonChess>("swedishcannon"),
-    },
-    VariantInfo {
-        name: "swedishcannon1",
-        full_name: "Swedish Cannon Chess (one cannon)",
-        xboard_name: "swedishcannon1",
-        files: 8,
-        ranks: 8,
-        pocket: 1,
-        start_fen: crate::games::chess::SWEDISH_CANNON1_START,
-        new_session: || session::<SwedishCannonChess>("swedishcannon1"),
-    },
-    VariantInfo {
-        name: "cannonshogi",
-        full_name: "Cannon Shogi",
-        xboard_name: "cannonshogi",
-        files: 9,
-        ranks: 9,
-        pocket: crate::games::shogi::HAND_KINDS,
-        start_fen: crate::games::shogi::START_FEN,
-        new_session: || session::<CannonShogi>("cannonshogi"),
-    },
-    VariantInfo {
-        name: "chesstonia",
-        full_name: "Cannons of Chesstonia",
-        xboard_name: "chesstonia",
-        files: 12,
-        ranks: 8,
-        pocket: 0,
-        start_fen: crate::games::chess::CHESSTONIA_START,
-        new_session: || session::<ChesstoniaChess>("chesstonia"),
-    },
-];
 
 impl VariantInfo {
-    /// The board template a GUI should draw, as Fairy-Stockfish names it in its
-    /// `info string variant ... template T` line: `shogi` for the shogi family (hands and
-    /// shogi-style promotion), `fairy` for everything else.
-    pub fn gui_template(&self) -> &'static str {
-        if self.name.ends_with("shogi") {
-            "shogi"
-        } else {
-            "fairy"
-        }
+    /// A new session of this variant at its start position.
+    pub fn new_session(&'static self) -> Box<dyn Session> {
+        (self.start)(&self.game).expect("registered variant must start")
+    }
+
+    /// A position of this variant at its start, for callers that know the game type (tests,
+    /// benches). An error if `G` does not play it.
+    pub fn new_game<G: Game>(&'static self) -> Result<G, GameError> {
+        G::new_game(&self.game)
+    }
+}
+
+/// Looks a variant up by its UCI or XBoard name (case-insensitive).
+pub fn find(name: &str) -> Option<&'static VariantInfo> {
+    VARIANTS.iter().find(|v| {
+        v.game.name.eq_ignore_ascii_case(name) || v.xboard_name.eq_ignore_ascii_case(name)
+    })
+}
+
+/// The variant a new engine plays.
+pub fn default_variant() -> &'static VariantInfo {
+    find(DEFAULT_VARIANT).unwrap_or(&VARIANTS[0])
+}
+
+/// The start position of the variant `name` as game type `G`, for tests and benches.
+pub fn new_game<G: Game>(name: &str) -> Result<G, GameError> {
+    match find(name) {
+        Some(v) => v.new_game(),
+        None => Err(GameError(format!("unknown variant '{name}'"))),
     }
 }
 
@@ -177,6 +127,18 @@ pub struct XBoardSetup {
     pub legality_testing: bool,
 }
 
+impl XBoardSetup {
+    /// A plain board with no holdings: XBoard puts the letters of the start position on its
+    /// fairy slots in order. For a new game until it has a description of its own.
+    pub const PLAIN: XBoardSetup = XBoardSetup {
+        slots: &[],
+        holdings: 0,
+        parent: "fairy",
+        pieces: &[],
+        legality_testing: false,
+    };
+}
+
 const CHESS_SLOTS: [(char, XBoardSlot); 6] = [
     ('P', XBoardSlot::Pawn),
     ('N', XBoardSlot::Knight),
@@ -186,125 +148,255 @@ const CHESS_SLOTS: [(char, XBoardSlot); 6] = [
     ('K', XBoardSlot::King),
 ];
 
-impl VariantInfo {
-    /// What XBoard needs to draw this game; `None` for the games XBoard knows (orthodox chess).
-    pub fn xboard_setup(&self) -> Option<XBoardSetup> {
-        use XBoardSlot::*;
-        const WITH_CANNON: [(char, XBoardSlot); 7] = [
-            CHESS_SLOTS[0],
-            CHESS_SLOTS[1],
-            CHESS_SLOTS[2],
-            CHESS_SLOTS[3],
-            CHESS_SLOTS[4],
-            ('C', Cannon),
-            CHESS_SLOTS[5],
-        ];
-        match self.name {
-            "chess" => None,
-            // Soldiers are not put in the pawn slot: XBoard would treat their diagonal steps
-            // as en-passant captures. The town uses the rook's (tower) image.
-            "cannon" => Some(XBoardSetup {
-                slots: &[('T', Rook), ('S', Man), ('K', King)],
-                holdings: 1,
-                parent: "bughouse",
-                pieces: &[],
-                legality_testing: false,
-            }),
-            "cannonrider" => Some(XBoardSetup {
-                slots: &WITH_CANNON,
-                holdings: 0,
-                parent: "fairy",
-                pieces: &[],
-                legality_testing: false,
-            }),
-            // The Scorpion is a pawn (promotion, en passant) with an extra non-capturing leap.
-            "cannonriderscorpion" => Some(XBoardSetup {
-                slots: &[
-                    ('S', Pawn),
-                    CHESS_SLOTS[1],
-                    CHESS_SLOTS[2],
-                    CHESS_SLOTS[3],
-                    CHESS_SLOTS[4],
-                    ('C', Cannon),
-                    CHESS_SLOTS[5],
-                ],
-                holdings: 0,
-                parent: "fairy",
-                pieces: &[('S', "fmWfceFifmnDfsmN")],
-                legality_testing: false,
-            }),
-            // XBoard cannot drop onto an occupied square, so the cannon's entry (`C@e2`, the
-            // pawn going to e4) is shown as Seirawan-style gating, `e2e4c`: the pawn moves and
-            // the cannon appears where it stood. XBoard gates only for non-pawns, hence the
-            // pawns sit on the lance slot (which it moves like pawns, en passant included).
-            // The cannon's holdings index is 4 (after N B R Q).
-            "swedishcannon" | "swedishcannon1" => Some(XBoardSetup {
-                slots: &[
-                    CHESS_SLOTS[1],
-                    CHESS_SLOTS[2],
-                    CHESS_SLOTS[3],
-                    CHESS_SLOTS[4],
-                    ('C', Cannon),
-                    ('P', Lance),
-                    CHESS_SLOTS[5],
-                ],
-                holdings: 5,
-                parent: "seirawan",
-                pieces: &[],
-                legality_testing: false,
-            }),
-            // Shogi-style: the promotable pieces on slots 0-9, their promoted forms (`+`) on
-            // slots 11-20 (XBoard pairs slot i with i + 11), the gold on 10; eleven kinds in
-            // hand. Parent `shogi`: captures go to the captor's hand, unpromoted.
-            "cannonshogi" => Some(XBoardSetup {
-                slots: &[
-                    ('P', Pawn),
-                    ('N', Knight),
-                    ('B', Bishop),
-                    ('R', Rook),
-                    ('L', Queen),
-                    ('S', Ferz),
-                    ('U', Alfil),
-                    ('A', Archbishop),
-                    ('C', Chancellor),
-                    ('I', Wazir),
-                    ('G', Man),
-                    ('+', Cannon),
-                    ('+', Nightrider),
-                    ('+', Cardinal),
-                    ('+', Dragon),
-                    ('+', Grasshopper),
-                    ('+', Silver),
-                    ('+', Falcon),
-                    ('+', Lance),
-                    ('+', Cobra),
-                    ('+', Unicorn),
-                    ('K', King),
-                ],
-                holdings: 11,
-                parent: "shogi",
-                pieces: &[],
-                legality_testing: false,
-            }),
-            // A game registered without a description gets a plain board with every letter
-            // of its start position on the fairy slots, in order.
-            _ => Some(XBoardSetup {
-                slots: &[],
-                holdings: self.pocket,
-                parent: "fairy",
-                pieces: &[],
-                legality_testing: false,
-            }),
-        }
-    }
-}
+const WITH_CANNON: [(char, XBoardSlot); 7] = [
+    CHESS_SLOTS[0],
+    CHESS_SLOTS[1],
+    CHESS_SLOTS[2],
+    CHESS_SLOTS[3],
+    CHESS_SLOTS[4],
+    ('C', XBoardSlot::Cannon),
+    CHESS_SLOTS[5],
+];
 
-/// Looks a variant up by its UCI or XBoard name (case-insensitive).
-pub fn find(name: &str) -> Option<&'static VariantInfo> {
-    VARIANTS
-        .iter()
-        .find(|v| v.name.eq_ignore_ascii_case(name) || v.xboard_name.eq_ignore_ascii_case(name))
-}
+/// XBoard cannot drop onto an occupied square, so the cannon's entry (`C@e2`, the pawn going
+/// to e4) is shown as Seirawan-style gating, `e2e4c`: the pawn moves and the cannon appears
+/// where it stood. XBoard gates only for non-pawns, hence the pawns sit on the lance slot
+/// (which it moves like pawns, en passant included). The cannon's holdings index is 4 (after
+/// N B R Q).
+const SWEDISH_XBOARD: XBoardSetup = XBoardSetup {
+    slots: &[
+        CHESS_SLOTS[1],
+        CHESS_SLOTS[2],
+        CHESS_SLOTS[3],
+        CHESS_SLOTS[4],
+        ('C', XBoardSlot::Cannon),
+        ('P', XBoardSlot::Lance),
+        CHESS_SLOTS[5],
+    ],
+    holdings: 5,
+    parent: "seirawan",
+    pieces: &[],
+    legality_testing: false,
+};
+
+/// Every variant of this build, in the order `cannonade variants` and the protocols list them.
+pub static VARIANTS: &[VariantInfo] = &[
+    VariantInfo {
+        game: Variant {
+            name: "chess",
+            files: 8,
+            ranks: 8,
+            hand: 0,
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Orthodox chess",
+        xboard_name: "normal",
+        standard: true,
+        gui_template: "fairy",
+        xboard: None,
+        // Well-known test positions (the Chess Programming Wiki perft set and others).
+        bench: &[
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
+            "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 b - - 3 20",
+        ],
+        start: session::<Chess>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "cannon",
+            files: 10,
+            ranks: 10,
+            hand: 1,
+            // Soldiers on alternate files, towns in hand.
+            start_fen: "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/10[Tt] w - - 0 1",
+            rule_options: CANNON_OPTIONS,
+        },
+        full_name: "Whitcher's Cannon",
+        xboard_name: "cannon",
+        standard: false,
+        gui_template: "fairy",
+        // Soldiers are not put in the pawn slot: XBoard would treat their diagonal steps as
+        // en-passant captures. The town uses the rook's (tower) image.
+        xboard: Some(XBoardSetup {
+            slots: &[
+                ('T', XBoardSlot::Rook),
+                ('S', XBoardSlot::Man),
+                ('K', XBoardSlot::King),
+            ],
+            holdings: 1,
+            parent: "bughouse",
+            pieces: &[],
+            legality_testing: false,
+        }),
+        bench: &[],
+        start: session::<CannonPosition>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "cannonrider",
+            files: 10,
+            ranks: 8,
+            hand: 0,
+            start_fen: "nrbckqcbrn/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Gustavian Cannonrider Chess",
+        xboard_name: "cannonrider",
+        standard: false,
+        gui_template: "fairy",
+        xboard: Some(XBoardSetup {
+            slots: &WITH_CANNON,
+            holdings: 0,
+            parent: "fairy",
+            pieces: &[],
+            legality_testing: false,
+        }),
+        bench: &[],
+        start: session::<CannonriderChess>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "cannonriderscorpion",
+            files: 10,
+            ranks: 8,
+            hand: 0,
+            start_fen: "nrbckqcbrn/*ssssssss*/*8*/*8*/*8*/*8*/*SSSSSSSS*/NRBCKQCBRN w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Gustavian Cannonrider Chess, Scorpion version",
+        xboard_name: "cannonriderscorpion",
+        standard: false,
+        gui_template: "fairy",
+        // The Scorpion is a pawn (promotion, en passant) with an extra non-capturing leap.
+        xboard: Some(XBoardSetup {
+            slots: &[
+                ('S', XBoardSlot::Pawn),
+                CHESS_SLOTS[1],
+                CHESS_SLOTS[2],
+                CHESS_SLOTS[3],
+                CHESS_SLOTS[4],
+                ('C', XBoardSlot::Cannon),
+                CHESS_SLOTS[5],
+            ],
+            holdings: 0,
+            parent: "fairy",
+            pieces: &[('S', "fmWfceFifmnDfsmN")],
+            legality_testing: false,
+        }),
+        bench: &[],
+        start: session::<CannonriderChess>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "swedishcannon",
+            files: 8,
+            ranks: 8,
+            hand: 1,
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[CCcc] w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Swedish Cannon Chess (two cannons)",
+        xboard_name: "swedishcannon",
+        standard: false,
+        gui_template: "fairy",
+        xboard: Some(SWEDISH_XBOARD),
+        bench: &[],
+        start: session::<SwedishCannonChess>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "swedishcannon1",
+            files: 8,
+            ranks: 8,
+            hand: 1,
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Cc] w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Swedish Cannon Chess (one cannon)",
+        xboard_name: "swedishcannon1",
+        standard: false,
+        gui_template: "fairy",
+        xboard: Some(SWEDISH_XBOARD),
+        bench: &[],
+        start: session::<SwedishCannonChess>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "cannonshogi",
+            files: 9,
+            ranks: 9,
+            hand: HAND_KINDS,
+            // As Fairy-Stockfish prints it.
+            start_fen: "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Cannon Shogi",
+        xboard_name: "cannonshogi",
+        standard: false,
+        gui_template: "shogi",
+        // Shogi-style: the promotable pieces on slots 0-9, their promoted forms (`+`) on slots
+        // 11-20 (XBoard pairs slot i with i + 11), the gold on 10; eleven kinds in hand.
+        // Parent `shogi`: captures go to the captor's hand, unpromoted.
+        xboard: Some(XBoardSetup {
+            slots: &[
+                ('P', XBoardSlot::Pawn),
+                ('N', XBoardSlot::Knight),
+                ('B', XBoardSlot::Bishop),
+                ('R', XBoardSlot::Rook),
+                ('L', XBoardSlot::Queen),
+                ('S', XBoardSlot::Ferz),
+                ('U', XBoardSlot::Alfil),
+                ('A', XBoardSlot::Archbishop),
+                ('C', XBoardSlot::Chancellor),
+                ('I', XBoardSlot::Wazir),
+                ('G', XBoardSlot::Man),
+                ('+', XBoardSlot::Cannon),
+                ('+', XBoardSlot::Nightrider),
+                ('+', XBoardSlot::Cardinal),
+                ('+', XBoardSlot::Dragon),
+                ('+', XBoardSlot::Grasshopper),
+                ('+', XBoardSlot::Silver),
+                ('+', XBoardSlot::Falcon),
+                ('+', XBoardSlot::Lance),
+                ('+', XBoardSlot::Cobra),
+                ('+', XBoardSlot::Unicorn),
+                ('K', XBoardSlot::King),
+            ],
+            holdings: 11,
+            parent: "shogi",
+            pieces: &[],
+            legality_testing: false,
+        }),
+        bench: &[],
+        start: session::<CannonShogi>,
+    },
+    VariantInfo {
+        game: Variant {
+            name: "chesstonia",
+            files: 12,
+            ranks: 8,
+            hand: 0,
+            start_fen: "1*rnbqkbnr**/**pppppppp**/pc9S/w10F/f10W/s9CP/**PPPPPPPP**/**RNBQKBNR*1 w KQkq - 0 1",
+            rule_options: &[],
+        },
+        full_name: "Cannons of Chesstonia",
+        xboard_name: "chesstonia",
+        standard: false,
+        gui_template: "fairy",
+        // No description of its own: a plain board with every letter of the start position on
+        // the fairy slots, in order.
+        xboard: Some(XBoardSetup::PLAIN),
+        bench: &[],
+        start: session::<ChesstoniaChess>,
+    },
+];
 
 #[cfg(test)]
 mod tests {
@@ -313,11 +405,23 @@ mod tests {
     #[test]
     fn every_variant_starts_at_its_registered_fen() {
         for v in VARIANTS {
-            let s = (v.new_session)();
-            assert_eq!(s.fen(), v.start_fen, "{}", v.name);
-            assert_eq!(s.variant(), v.name);
+            let s = v.new_session();
+            assert_eq!(s.fen(), v.game.start_fen, "{}", v.game.name);
+            assert_eq!(s.variant(), v.game.name);
         }
-        assert!(find("normal").is_some());
+    }
+
+    #[test]
+    fn names_are_found_either_way_and_unique() {
+        assert_eq!(find("normal").map(|v| v.game.name), Some(DEFAULT_VARIANT));
         assert!(find("nosuchgame").is_none());
+        for (i, v) in VARIANTS.iter().enumerate() {
+            for name in [v.game.name, v.xboard_name] {
+                assert!(
+                    std::ptr::eq(find(name).unwrap(), &VARIANTS[i]),
+                    "{name} names two variants"
+                );
+            }
+        }
     }
 }

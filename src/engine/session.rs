@@ -3,7 +3,7 @@
 
 use crate::board::Color;
 use crate::games::perft;
-use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
+use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -83,15 +83,17 @@ impl MoveText {
 /// The facade for one game type.
 #[derive(Clone)]
 pub struct GameSession<G: Game> {
+    variant: &'static Variant,
     /// The start position with the current rule switches; FENs are read relative to it.
     base: G,
     pos: G,
 }
 
 impl<G: Game> GameSession<G> {
-    pub fn new(variant: &str) -> Result<Self, GameError> {
+    pub fn new(variant: &'static Variant) -> Result<Self, GameError> {
         let base = G::new_game(variant)?;
         Ok(GameSession {
+            variant,
             pos: base.clone(),
             base,
         })
@@ -137,7 +139,7 @@ pub fn apply_moves<G: Game>(
 
 impl<G: Game> Session for GameSession<G> {
     fn variant(&self) -> &'static str {
-        self.pos.variant()
+        self.variant.name
     }
 
     fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError> {
@@ -151,7 +153,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn rule_option_names(&self) -> Vec<&'static str> {
-        self.base.rule_options().iter().map(|o| o.name).collect()
+        self.variant.rule_options.iter().map(|o| o.name).collect()
     }
 
     fn set_position(
@@ -239,7 +241,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn rule_options(&self) -> &'static [RuleOption] {
-        self.base.rule_options()
+        self.variant.rule_options
     }
 
     fn clone_session(&self) -> Box<dyn Session> {

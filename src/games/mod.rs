@@ -58,6 +58,25 @@ impl Outcome {
     }
 }
 
+/// One variant as its registry entry (`crate::engine::registry`) describes it to the game type
+/// that plays it: the data a game needs to start, so that no game module looks a variant up by
+/// name. Several variants may share one game type (two Swedish Cannon games, say); what tells
+/// them apart is here.
+#[derive(Debug)]
+pub struct Variant {
+    /// The name used by `UCI_Variant`, `--variant` and (unless the registry says otherwise)
+    /// XBoard.
+    pub name: &'static str,
+    pub files: usize,
+    pub ranks: usize,
+    /// How many kinds of piece can be in hand (0 for games without a hand).
+    pub hand: usize,
+    pub start_fen: &'static str,
+    /// The rule switches this variant offers (its game type reads them in
+    /// [`Game::set_rule_option`]).
+    pub rule_options: &'static [RuleOption],
+}
+
 /// A game rule that the user can switch (a UCI `check` option / XBoard `option`).
 #[derive(Copy, Clone, Debug)]
 pub struct RuleOption {
@@ -89,18 +108,12 @@ pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
 /// A position carries its own history (for unmake and repetition), so `make_move` /
 /// `unmake_move` are a stack.
 pub trait Game: Clone + Send + Sync + 'static {
-    /// The start position of the named variant (one of the names the registry gives this type).
-    fn new_game(variant: &str) -> Result<Self, GameError>;
+    /// The start position of `variant`, a registry entry for this type: its start FEN, board
+    /// and whatever else the type needs to know about it (an error if it does not fit).
+    fn new_game(variant: &'static Variant) -> Result<Self, GameError>;
 
-    /// The variant this position plays.
-    fn variant(&self) -> &'static str;
-
-    /// The rule switches this variant offers.
-    fn rule_options(&self) -> &'static [RuleOption] {
-        &[]
-    }
-
-    /// Sets a rule switch. Called before positions are set up.
+    /// Sets a rule switch (one of the variant's `rule_options`). Called before positions are
+    /// set up.
     fn set_rule_option(&mut self, name: &str, _value: bool) -> Result<(), GameError> {
         err(format!("unknown rule option '{name}'"))
     }

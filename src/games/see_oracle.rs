@@ -170,7 +170,7 @@ fn see_timing() {
     use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
     use crate::games::shogi::ShogiPosition;
     fn show<G: Game>(name: &str) {
-        let start = G::new_game(name).unwrap();
+        let start = crate::engine::registry::new_game::<G>(name).unwrap();
         let (caps, quiets) = time_see(&start, 80);
         println!("{name:>20}: captures {caps:6.1} ns, quiet moves {quiets:6.1} ns per see_ge");
     }

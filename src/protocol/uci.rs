@@ -78,7 +78,7 @@ fn error(msg: impl AsRef<str>) {
 fn all_rule_options() -> Vec<RuleOption> {
     let mut out: Vec<RuleOption> = Vec::new();
     for v in VARIANTS {
-        for o in (v.new_session)().rule_options() {
+        for o in v.new_session().rule_options() {
             if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
                 out.push(*o);
             }
@@ -139,10 +139,10 @@ fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String
 
 impl Uci {
     pub fn new() -> Self {
-        let variant = registry::find("chess").unwrap_or(&VARIANTS[0]);
+        let variant = registry::default_variant();
         Uci {
             variant,
-            session: (variant.new_session)(),
+            session: variant.new_session(),
             rule_values: Vec::new(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             hash_mb: DEFAULT_HASH_MB,
@@ -275,11 +275,11 @@ impl Uci {
         ));
         let vars: String = VARIANTS
             .iter()
-            .map(|v| format!(" var {}", v.name))
+            .map(|v| format!(" var {}", v.game.name))
             .collect();
         say(&format!(
             "option name UCI_Variant type combo default {}{vars}",
-            self.variant.name
+            self.variant.game.name
         ));
         say(&format!(
             "option name {EVAL_MATERIAL_ONLY} type check default false"
@@ -360,7 +360,7 @@ impl Uci {
                 "uci_variant" => {
                     let v = need_value()?;
                     let info = registry::find(&v).ok_or_else(|| {
-                        let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+                        let names: Vec<&str> = VARIANTS.iter().map(|v| v.game.name).collect();
                         format!(
                             "option UCI_Variant: unknown variant '{v}' (known: {})",
                             names.join(", ")
@@ -379,7 +379,7 @@ impl Uci {
 
     /// Switches to another variant at its start position, with the user's rule switches.
     fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
-        let mut session = (info.new_session)();
+        let mut session = info.new_session();
         for (name, value) in &self.rule_values {
             if session.rule_options().iter().any(|o| o.name == *name) {
                 session
@@ -650,15 +650,15 @@ impl Uci {
 /// What Fairy-Stockfish prints when a variant is selected, so GUIs that know it (e.g. for
 /// board size and start position) can set up the board; nothing for orthodox chess.
 pub fn variant_line(info: &VariantInfo) -> Option<String> {
-    (info.name != "chess").then(|| {
+    (!info.standard).then(|| {
         format!(
             "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
-            info.name,
-            info.files,
-            info.ranks,
-            info.pocket,
-            info.gui_template(),
-            info.start_fen
+            info.game.name,
+            info.game.files,
+            info.game.ranks,
+            info.game.hand,
+            info.gui_template,
+            info.game.start_fen
         )
     })
 }
@@ -688,32 +688,47 @@ mod tests {
 
     #[test]
     fn variant_lines_follow_fairy_stockfish() {
-        let chess = registry::find("chess").unwrap();
-        assert_eq!(variant_line(chess), None);
-        let shogi_like = VariantInfo {
-            name: "cannonshogi",
-            full_name: "Cannon Shogi",
-            xboard_name: "cannonshogi",
-            files: 9,
-            ranks: 9,
-            pocket: 7,
-            start_fen: "a b w - 1",
-            new_session: chess.new_session,
-        };
-        assert_eq!(
-            variant_line(&shogi_like).unwrap(),
-            "info string variant cannonshogi files 9 ranks 9 pocket 7 template shogi startpos a b w - 1"
-        );
-        let wide = VariantInfo {
-            name: "cannonrider",
-            files: 10,
-            ranks: 8,
-            pocket: 0,
-            ..shogi_like
-        };
-        assert!(variant_line(&wide)
-            .unwrap()
-            .contains("files 10 ranks 8 pocket 0 template fairy startpos"));
+        // Spelled out for each real variant: the line GUIs read to set up the board.
+        let expected = [
+            ("chess", None),
+            ("cannon", Some("files 10 ranks 10 pocket 1 template fairy")),
+            (
+                "cannonrider",
+                Some("files 10 ranks 8 pocket 0 template fairy"),
+            ),
+            (
+                "cannonriderscorpion",
+                Some("files 10 ranks 8 pocket 0 template fairy"),
+            ),
+            (
+                "swedishcannon",
+                Some("files 8 ranks 8 pocket 1 template fairy"),
+            ),
+            (
+                "swedishcannon1",
+                Some("files 8 ranks 8 pocket 1 template fairy"),
+            ),
+            (
+                "cannonshogi",
+                Some("files 9 ranks 9 pocket 11 template shogi"),
+            ),
+            (
+                "chesstonia",
+                Some("files 12 ranks 8 pocket 0 template fairy"),
+            ),
+        ];
+        assert_eq!(expected.len(), VARIANTS.len());
+        for (name, shape) in expected {
+            let info = registry::find(name).unwrap();
+            assert_eq!(
+                variant_line(info),
+                shape.map(|s| format!(
+                    "info string variant {name} {s} startpos {}",
+                    info.game.start_fen
+                )),
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -289,7 +289,7 @@ mod tests {
     #[test]
     fn tt_move_then_captures_then_killers_then_history() {
         // White can capture a queen with a pawn or with the rook, or play quiet moves.
-        let pos = Chess::new_game("chess")
+        let pos = crate::engine::registry::new_game::<Chess>("chess")
             .unwrap()
             .with_fen("4k3/8/8/3q4/4P3/8/8/3RK3 w - - 0 1")
             .unwrap();

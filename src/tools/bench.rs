@@ -3,7 +3,7 @@
 //! game's move generation or evaluation) changes, so a patch that claims to change nothing can
 //! be checked by it. Nodes per second measure speed.
 
-use crate::engine::registry::VARIANTS;
+use crate::engine::registry::{self, VARIANTS};
 use crate::games::Notation;
 use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -15,32 +15,13 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// Hash size of the bench, MB.
 const BENCH_HASH_MB: usize = 16;
 
-/// Positions benched for a variant besides its start position. Variants without an entry are
-/// benched at their start position only.
-fn extra_positions(variant: &str) -> &'static [&'static str] {
-    match variant {
-        "chess" => &[
-            // Well-known test positions (the Chess Programming Wiki perft set and others).
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
-            "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 b - - 3 20",
-        ],
-        _ => &[],
-    }
-}
-
 /// Every benched position: (variant, FEN).
 pub fn positions() -> Vec<(&'static str, &'static str)> {
     VARIANTS
         .iter()
         .flat_map(|v| {
-            std::iter::once((v.name, v.start_fen))
-                .chain(extra_positions(v.name).iter().map(move |&f| (v.name, f)))
+            std::iter::once((v.game.name, v.game.start_fen))
+                .chain(v.bench.iter().map(move |&f| (v.game.name, f)))
         })
         .collect()
 }
@@ -82,8 +63,8 @@ pub fn run_until(
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for (i, (variant, fen)) in positions().into_iter().enumerate() {
-        let info = crate::engine::registry::find(variant).expect("registered");
-        let mut session = (info.new_session)();
+        let info = registry::find(variant).expect("registered");
+        let mut session = info.new_session();
         session
             .set_position(Some(fen), &[], Notation::Uci)
             .map_err(|e| format!("bench position {fen}: {e}"))?;

@@ -9,7 +9,11 @@ use std::io::{BufRead, Write};
 /// Answers every line of `input` on `output`: `FEN<TAB>moves<TAB>result`, where result is
 /// `none`, `loss:<reason>`, `win:<reason>` or `draw:<reason>` for the side to move; or
 /// `error<TAB>message` for a line that cannot be set up.
-pub fn run(info: &VariantInfo, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+pub fn run(
+    info: &'static VariantInfo,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
     for line in input.lines() {
         let line = line?;
         let line = line.trim();
@@ -21,7 +25,7 @@ pub fn run(info: &VariantInfo, input: impl BufRead, mut output: impl Write) -> s
             None => (line, Vec::new()),
         };
         let fen = (pos != "startpos").then_some(pos);
-        let mut session = (info.new_session)();
+        let mut session = info.new_session();
         match session.set_position(fen, &moves, Notation::Uci) {
             Err(e) => writeln!(output, "error\t{e}")?,
             Ok(()) => {

@@ -35,7 +35,7 @@ const MAX_ATTEMPTS_PER_POSITION: usize = 200;
 /// `progress` as it is found, and returns them all; or
 /// an error when a rule switch is unknown or too few level positions turn up.
 pub fn generate(
-    variant: &VariantInfo,
+    variant: &'static VariantInfo,
     spec: &OpeningSpec,
     mut progress: impl FnMut(&str),
 ) -> Result<Vec<String>, String> {
@@ -53,7 +53,7 @@ pub fn generate(
         if out.len() == spec.count {
             break;
         }
-        let mut session = (variant.new_session)();
+        let mut session = variant.new_session();
         for (name, value) in &spec.options {
             session
                 .set_rule_option(name, *value)
@@ -122,7 +122,7 @@ mod tests {
         let distinct: HashSet<_> = fens.iter().collect();
         assert_eq!(distinct.len(), 6);
         for fen in &fens {
-            let mut s = (chess.new_session)();
+            let mut s = chess.new_session();
             s.set_position(Some(fen), &[], Notation::Uci).unwrap();
             // Four plies from the start: White to move again, on move 3.
             assert!(fen.contains(" w "), "{fen}");
@@ -135,7 +135,7 @@ mod tests {
         let shogi = find("cannonshogi").unwrap();
         let fens = generate(shogi, &spec(3, 6, 40), |_| {}).unwrap();
         for fen in &fens {
-            let mut s = (shogi.new_session)();
+            let mut s = shogi.new_session();
             s.set_position(Some(fen), &[], Notation::Uci).unwrap();
             let tt = TranspositionTable::new(16);
             let limits = Limits {

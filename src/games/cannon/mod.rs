@@ -18,14 +18,10 @@ pub use movegen::TOWN_CODE;
 pub use position::CannonPosition;
 
 use crate::board::Color;
-use crate::games::{err, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption};
+use crate::games::{err, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant};
 use movegen::Gen;
 
-/// The start position: soldiers on alternate files, towns in hand.
-pub const CANNON_START: &str =
-    "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/10[Tt] w - - 0 1";
-
-/// The rule switches of Cannon.
+/// The rule switches of Cannon (its registry entry offers them).
 pub const CANNON_OPTIONS: &[RuleOption] = &[RuleOption {
     name: "CannonClearShot",
     default: false,
@@ -42,19 +38,8 @@ pub const TOWN_VALUE: i32 = 10_000;
 const NULL_MOVE_MIN_SOLDIERS: u32 = 5;
 
 impl Game for CannonPosition {
-    fn new_game(variant: &str) -> Result<Self, GameError> {
-        match variant {
-            "cannon" => CannonPosition::from_fen(CANNON_START, false),
-            _ => err(format!("'{variant}' is not played by the Cannon module")),
-        }
-    }
-
-    fn variant(&self) -> &'static str {
-        "cannon"
-    }
-
-    fn rule_options(&self) -> &'static [RuleOption] {
-        CANNON_OPTIONS
+    fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
+        CannonPosition::from_fen(variant.start_fen, false)
     }
 
     fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError> {

@@ -9,6 +9,14 @@ use crate::games::{Game, MoveKind, MoveList, Notation, Outcome};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+/// The start position, as the registry gives it to the game.
+pub(super) fn start_fen() -> &'static str {
+    crate::engine::registry::find("cannon")
+        .unwrap()
+        .game
+        .start_fen
+}
+
 /// A FEN from a list like "Se3 Se4 st10 Tb1": letter then square, 1-based ranks.
 pub(super) fn fen_of(pieces: &str, side: char) -> String {
     let mut grid = [['.'; 10]; 10];
@@ -76,8 +84,8 @@ fn play(p: &mut CannonPosition, s: &str) {
 
 #[test]
 fn start_position_places_towns_first() {
-    let mut p = CannonPosition::new_game("cannon").unwrap();
-    assert_eq!(p.to_fen(), CANNON_START);
+    let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
+    assert_eq!(p.to_fen(), start_fen());
     let towns: Vec<String> = "bcdefghi".chars().map(|f| format!("T@{f}1")).collect();
     let towns: Vec<&str> = towns.iter().map(String::as_str).collect();
     assert_eq!(strings(&p, Notation::Uci), set(&towns));
@@ -100,7 +108,7 @@ fn start_position_places_towns_first() {
 
 #[test]
 fn perft_matches_the_reference_numbers() {
-    let mut p = CannonPosition::new_game("cannon").unwrap();
+    let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
     assert_eq!(perft(&mut p, 1), 8);
     assert_eq!(perft(&mut p, 2), 64);
     assert_eq!(perft(&mut p, 3), 2656);
@@ -114,7 +122,7 @@ fn first_moves_split_as_the_rules_file_counts() {
     // 42 moves with the town on b1 or h1; 41 on c1 or i1, where the town blocks the backward
     // shift c4c1 or i4i1.
     for (town, n) in [("b1", 42), ("c1", 41), ("h1", 42), ("i1", 41)] {
-        let mut p = CannonPosition::new_game("cannon").unwrap();
+        let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
         play(&mut p, &format!("T@{town}"));
         play(&mut p, "T@e10");
         assert_eq!(strings(&p, Notation::Uci).len(), n, "town on {town}");
@@ -281,7 +289,7 @@ fn third_square_shot_over_an_occupied_second_square_follows_the_switch() {
     // Enemy soldiers on the second (e7) and third (e8) squares past the front e5.
     let fen = fen_of("Se3 Se4 Se5 se7 se8 Tb1 ti10", 'w');
     let shots = |clear: bool| -> BTreeSet<String> {
-        let mut p = CannonPosition::new_game("cannon").unwrap();
+        let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
         p.set_rule_option("CannonClearShot", clear).unwrap();
         let p = p.with_fen(&fen).unwrap();
         let mut list = MoveList::new();
@@ -298,7 +306,7 @@ fn third_square_shot_over_an_occupied_second_square_follows_the_switch() {
     // switch is off.
     let fen2 = fen_of("Se3 Se4 Se5 Se7 se8 Tb1 ti10", 'w');
     for (clear, expected) in [(false, set(&["e5e8"])), (true, set(&[]))] {
-        let mut p = CannonPosition::new_game("cannon").unwrap();
+        let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
         p.set_rule_option("CannonClearShot", clear).unwrap();
         let p = p.with_fen(&fen2).unwrap();
         let mut list = MoveList::new();
@@ -441,7 +449,7 @@ fn the_third_occurrence_is_a_draw() {
 
 #[test]
 fn cannon_has_no_check_and_null_moves_only_with_both_towns_and_soldiers() {
-    let p = CannonPosition::new_game("cannon").unwrap();
+    let p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
     assert!(!p.in_check());
     assert!(!p.null_move_ok(), "towns are being placed");
     let p = position("Se3 Se4 Se5 Sa2 Sc2 sh7 Tb1 tc10", 'w');
@@ -459,7 +467,7 @@ fn cannon_has_no_check_and_null_moves_only_with_both_towns_and_soldiers() {
 #[test]
 fn fens_round_trip() {
     for fen in [
-        CANNON_START,
+        start_fen(),
         "10/1s1s1s1s1s/1s1s1s1s1s/1s1s1s1s1s/10/10/S1S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/4T5[t] b - - 0 1",
         "3t6/1s1s3s1s/1s1s1s4/3s1S1s2/2S7/10/S3S1S1S1/S1S3S3/S1S1S5/6T3[] w - - 7 12",
         "1t8/10/10/10/10/10/10/10/10/8T1[] b - - 3 40",
@@ -535,14 +543,14 @@ fn bad_fens_are_refused_with_a_reason() {
 
 #[test]
 fn the_switch_is_an_option_and_survives_new_fens() {
-    let mut p = CannonPosition::new_game("cannon").unwrap();
-    assert_eq!(p.rule_options().len(), 1);
-    assert_eq!(p.rule_options()[0].name, "CannonClearShot");
-    assert!(!p.rule_options()[0].default);
+    let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
+    assert_eq!(CANNON_OPTIONS.len(), 1);
+    assert_eq!(CANNON_OPTIONS[0].name, "CannonClearShot");
+    assert!(!CANNON_OPTIONS[0].default);
     assert!(p.set_rule_option("NoSuchRule", true).is_err());
     p.set_rule_option("CannonClearShot", true).unwrap();
-    assert!(p.with_fen(CANNON_START).unwrap().clear_shot());
-    assert!(CannonPosition::new_game("chess").is_err());
+    assert!(p.with_fen(start_fen()).unwrap().clear_shot());
+    assert!(crate::engine::registry::new_game::<CannonPosition>("chess").is_err());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -562,7 +570,7 @@ fn evaluation_is_symmetric_and_sees_the_obvious() {
     assert!(win.evaluate() > 2000);
     let lose = position("Se6 Se7 Se8 sa9 Tb1 te10", 'b');
     assert!(lose.evaluate() < -200);
-    let start = CannonPosition::new_game("cannon").unwrap();
+    let start = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
     assert!(start.evaluate().abs() < 50);
     // Town-safety zones: a1 has 4, 9 and 25 squares within 1, 2 and 4 king steps; e5 has 9,
     // 25 and 81.
@@ -773,7 +781,7 @@ mod reference {
 
 #[test]
 fn reference_generator_agrees_on_perft() {
-    let start = CannonPosition::new_game("cannon").unwrap();
+    let start = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
     let b = reference::Board::from(&start);
     assert_eq!(b.perft(3), 2656);
     assert_eq!(b.perft(4), 111_376);
@@ -893,7 +901,7 @@ proptest! {
     #[test]
     fn random_games_from_the_start(picks in prop::collection::vec(any::<u16>(), 0..90),
                                    clear in any::<bool>()) {
-        check_random_game(CANNON_START, &picks, clear)?;
+        check_random_game(start_fen(), &picks, clear)?;
     }
 
     #[test]
@@ -908,7 +916,7 @@ proptest! {
 #[test]
 #[ignore]
 fn reference_generator_perft_5() {
-    let start = CannonPosition::new_game("cannon").unwrap();
+    let start = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
     assert_eq!(reference::Board::from(&start).perft(5), 4_615_160);
     for (clear, n) in [(false, 2_284_947), (true, 2_280_171)] {
         let p = CannonPosition::from_fen(MIDDLE_GAME, clear).unwrap();
@@ -960,7 +968,7 @@ fn pgn_moves_use_xboards_square_names_and_long_form() {
     let shot = b.parse_move("b7b4", Notation::Uci).unwrap();
     assert_eq!(shot.kind(), MoveKind::Shot);
     assert_eq!(b.move_to_pgn(shot), "Sb6xb3-b6");
-    let start = CannonPosition::from_fen(CANNON_START, false).unwrap();
+    let start = CannonPosition::from_fen(start_fen(), false).unwrap();
     let drop = start.parse_move("T@b1", Notation::Uci).unwrap();
     assert_eq!(start.move_to_pgn(drop), "T@b0");
 }

@@ -268,7 +268,10 @@ mod tests {
     use crate::games::Game;
 
     fn chess(fen: &str) -> Chess {
-        Chess::new_game("chess").unwrap().with_fen(fen).unwrap()
+        crate::engine::registry::new_game::<Chess>("chess")
+            .unwrap()
+            .with_fen(fen)
+            .unwrap()
     }
 
     #[test]
@@ -310,7 +313,7 @@ mod tests {
 
     #[test]
     fn a_swedish_cannon_reaches_past_screens_and_slides_only_without_them() {
-        let p = SwedishCannonChess::new_game("swedishcannon")
+        let p = crate::engine::registry::new_game::<SwedishCannonChess>("swedishcannon")
             .unwrap()
             .with_fen("4k3/8/8/8/3P4/8/8/3CK3[] w - - 0 1")
             .unwrap();

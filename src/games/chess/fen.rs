@@ -3,17 +3,17 @@
 
 use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
-use super::rules::ChessRules;
+use super::rules::{start_count, ChessRules};
 use super::tables::{ChessTables, MAX_RESERVE};
 use crate::board::fen::{read_board, write_board};
 use crate::board::{BitWord, Color};
-use crate::games::{err, GameError};
+use crate::games::{err, GameError, Variant};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
     pub fn from_fen(
         t: &'static ChessTables<W>,
-        variant: &'static str,
+        variant: &'static Variant,
         fen: &str,
     ) -> Result<Self, GameError> {
         let geo = &t.geo;
@@ -88,7 +88,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// the rule set: one kind of pawn in each Cannonrider game, and the Swedish cannon count.
     fn validate_variant_pieces(&self) -> Result<(), GameError> {
         if R::SCORPIONS {
-            let (wanted, other) = if self.variant == "cannonriderscorpion" {
+            let (wanted, other) = if start_count::<R>(self.variant, Role::Scorpion) > 0 {
                 (Role::Scorpion, Role::Pawn)
             } else {
                 (Role::Pawn, Role::Scorpion)
@@ -96,18 +96,14 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             if self.role_bb(other).any() {
                 return err(format!(
                     "{} has no {}s, only {}s",
-                    self.variant,
+                    self.variant.name,
                     role_name(other),
                     role_name(wanted)
                 ));
             }
         }
         if R::SWEDISH_CANNONS {
-            let most = if self.variant == "swedishcannon1" {
-                1
-            } else {
-                2
-            };
+            let most = start_count::<R>(self.variant, Role::Cannon);
             for c in Color::BOTH {
                 let count = self.pieces(c, Role::Cannon).count() as usize
                     + self.reserve[c.index()] as usize;
@@ -115,7 +111,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                     return err(format!(
                         "{} has {count} cannons (board and reserve together), {} allows at most {most}",
                         c.name(),
-                        self.variant
+                        self.variant.name
                     ));
                 }
             }

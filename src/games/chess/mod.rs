@@ -17,14 +17,15 @@ pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
 pub use rules::{
-    Cannonrider, ChessBoard, ChessRules, Chesstonia, Orthodox, SwedishCannon,
-    CANNONRIDER_SCORPION_START, CANNONRIDER_START, CHESSTONIA_START, CHESS_START,
-    GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START, SWEDISH_CANNON_START,
+    Cannonrider, ChessBoard, ChessRules, Chesstonia, Orthodox, SwedishCannon, GUSTAVIAN_CHESS,
+    GUSTAVIAN_CHESS_START,
 };
 pub use tables::ChessTables;
 
 use crate::board::{BitWord, Color, Geometry};
-use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{
+    err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
+};
 use position::FROM_SCORPION;
 use std::sync::OnceLock;
 
@@ -133,18 +134,17 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 }
 
 impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
-    fn new_game(variant: &str) -> Result<Self, GameError> {
-        let Some((name, fen, board)) = R::variant(variant) else {
-            return err(format!("'{variant}' is not a variant of these chess rules"));
+    fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
+        let name = variant.name;
+        let Some(board) = ChessBoard::of_size(variant.files, variant.ranks) else {
+            return err(format!(
+                "'{name}' is on a board the chess family does not have"
+            ));
         };
         let Some(tables) = W::chess_tables(board) else {
-            return err(format!("'{variant}' does not fit this bitboard word"));
+            return err(format!("'{name}' does not fit this bitboard word"));
         };
-        ChessPosition::from_fen(tables, name, fen)
-    }
-
-    fn variant(&self) -> &'static str {
-        self.variant
+        ChessPosition::from_fen(tables, variant, variant.start_fen)
     }
 
     fn with_fen(&self, fen: &str) -> Result<Self, GameError> {

@@ -4,7 +4,7 @@ use super::piece::{Piece, Role};
 use super::rules::{ChessRules, Orthodox};
 use super::tables::ChessTables;
 use crate::board::{BitWord, Bitboard, Color, RayDir, Square};
-use crate::games::{Move, MoveKind};
+use crate::games::{Move, MoveKind, Variant};
 use std::marker::PhantomData;
 
 /// Board array entry for an empty square.
@@ -36,7 +36,7 @@ pub(crate) struct Undo {
 #[derive(Clone)]
 pub struct ChessPosition<W: BitWord, R: ChessRules = Orthodox> {
     pub(crate) t: &'static ChessTables<W>,
-    pub(crate) variant: &'static str,
+    pub(crate) variant: &'static Variant,
     pub(crate) board: [u8; 128],
     pub(crate) by_color: [Bitboard<W>; 2],
     pub(crate) by_role: [Bitboard<W>; Role::COUNT],
@@ -58,7 +58,7 @@ pub struct ChessPosition<W: BitWord, R: ChessRules = Orthodox> {
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// An empty board with no rights, white to move.
-    pub(crate) fn empty(t: &'static ChessTables<W>, variant: &'static str) -> Self {
+    pub(crate) fn empty(t: &'static ChessTables<W>, variant: &'static Variant) -> Self {
         ChessPosition {
             t,
             variant,

@@ -6,6 +6,7 @@
 //! pin-mask move generator as before the variants existed.
 
 use super::piece::Role;
+use crate::games::Variant;
 
 /// The board a variant is played on; each bitboard word says which boards it can hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -17,6 +18,19 @@ pub enum ChessBoard {
     /// Cannons of Chesstonia: the 8x8 board on files c..j of a 12x8 word, with the cannon
     /// machinery on squares of files a, b, k, l that chess pieces never reach.
     Chesstonia,
+}
+
+impl ChessBoard {
+    /// The board of a variant of this size: the family has one board per size (its variants'
+    /// registry entries give only files and ranks).
+    pub fn of_size(files: usize, ranks: usize) -> Option<ChessBoard> {
+        match (files, ranks) {
+            (8, 8) => Some(ChessBoard::Orthodox),
+            (10, 8) => Some(ChessBoard::Gustavian),
+            (12, 8) => Some(ChessBoard::Chesstonia),
+            _ => None,
+        }
+    }
 }
 
 /// Per-variant rules of the chess family.
@@ -38,49 +52,49 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// Cannons of Chesstonia: a cannon per side beside the board that launches a Pawn, a Wazir,
     /// a Ferz and a Stone onto it (see `chesstonia.rs`).
     const CHESSTONIA: bool = false;
-
-    /// The variants played with these rules: name, start FEN and board.
-    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)];
-
-    /// Canonical name, start FEN and board of the variant `name`, if it uses these rules.
-    fn variant(name: &str) -> Option<(&'static str, &'static str, ChessBoard)> {
-        Self::VARIANTS.iter().copied().find(|v| v.0 == name)
-    }
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Orthodox;
 
-pub const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 /// Orthodox chess on the Gustavian board, as Fairy-Stockfish's `gustav3` board numbers count
 /// it. Not offered to users; it checks the board code with holes against reference perft.
 pub const GUSTAVIAN_CHESS_START: &str =
     "1rnbqkbnr1/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w KQkq - 0 1";
 
+/// Orthodox chess on the Gustavian board: a test of the board code with holes, not a
+/// registered variant (no user can choose it), so its description lives here with the tests'
+/// other fixtures rather than in the registry.
+pub static GUSTAVIAN_CHESS: Variant = Variant {
+    name: "gustavianchess",
+    files: 10,
+    ranks: 8,
+    hand: 0,
+    start_fen: GUSTAVIAN_CHESS_START,
+    rule_options: &[],
+};
+
+/// How many pieces of `role` white has in `variant`'s start position, board and reserve (the
+/// bracketed part) together. The limits that follow from a variant's start position (which
+/// kind of pawn it plays, how many Swedish cannons a side may own) are read from it here, so
+/// that no rule asks for the variant by name.
+pub(crate) fn start_count<R: ChessRules>(variant: &Variant, role: Role) -> usize {
+    let placement = variant.start_fen.split_whitespace().next().unwrap_or("");
+    placement
+        .chars()
+        .filter(|c| c.is_ascii_uppercase() && Role::from_letter_in(*c, R::ROLES) == Some(role))
+        .count()
+}
+
 impl ChessRules for Orthodox {
     const ROLES: &'static [Role] = &Role::ORTHODOX;
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
-
-    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
-        ("chess", CHESS_START, ChessBoard::Orthodox),
-        (
-            "gustavianchess",
-            GUSTAVIAN_CHESS_START,
-            ChessBoard::Gustavian,
-        ),
-    ];
 }
 
 /// Gustavian Cannonrider Chess (M. Winther, 2006) and its Scorpion version.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Cannonrider;
-
-pub const CANNONRIDER_START: &str =
-    "nrbckqcbrn/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1";
-pub const CANNONRIDER_SCORPION_START: &str =
-    "nrbckqcbrn/*ssssssss*/*8*/*8*/*8*/*8*/*SSSSSSSS*/NRBCKQCBRN w KQkq - 0 1";
 
 impl ChessRules for Cannonrider {
     const ROLES: &'static [Role] = &[
@@ -102,25 +116,11 @@ impl ChessRules for Cannonrider {
     ];
     const CANNONRIDERS: bool = true;
     const SCORPIONS: bool = true;
-
-    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
-        ("cannonrider", CANNONRIDER_START, ChessBoard::Gustavian),
-        (
-            "cannonriderscorpion",
-            CANNONRIDER_SCORPION_START,
-            ChessBoard::Gustavian,
-        ),
-    ];
 }
 
 /// Swedish Cannon Chess (M. Winther, 2007): orthodox chess plus cannons in reserve.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct SwedishCannon;
-
-pub const SWEDISH_CANNON_START: &str =
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[CCcc] w KQkq - 0 1";
-pub const SWEDISH_CANNON1_START: &str =
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Cc] w KQkq - 0 1";
 
 impl ChessRules for SwedishCannon {
     const ROLES: &'static [Role] = &[
@@ -134,24 +134,12 @@ impl ChessRules for SwedishCannon {
     ];
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
     const SWEDISH_CANNONS: bool = true;
-
-    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] = &[
-        ("swedishcannon", SWEDISH_CANNON_START, ChessBoard::Orthodox),
-        (
-            "swedishcannon1",
-            SWEDISH_CANNON1_START,
-            ChessBoard::Orthodox,
-        ),
-    ];
 }
 
 /// Cannons of Chesstonia (G. K. Gifford, 2006): orthodox chess plus a cannon per side beside the
 /// board that launches four projectiles onto it.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Chesstonia;
-
-pub const CHESSTONIA_START: &str =
-    "1*rnbqkbnr**/**pppppppp**/pc9S/w10F/f10W/s9CP/**PPPPPPPP**/**RNBQKBNR*1 w KQkq - 0 1";
 
 impl ChessRules for Chesstonia {
     const ROLES: &'static [Role] = &[
@@ -168,7 +156,4 @@ impl ChessRules for Chesstonia {
     ];
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
     const CHESSTONIA: bool = true;
-
-    const VARIANTS: &'static [(&'static str, &'static str, ChessBoard)] =
-        &[("chesstonia", CHESSTONIA_START, ChessBoard::Chesstonia)];
 }

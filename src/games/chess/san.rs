@@ -105,14 +105,20 @@ mod tests {
 
     /// The SAN of a UCI move string in a FEN.
     fn san(fen: &str, uci: &str) -> String {
-        let pos = Chess::new_game("chess").unwrap().with_fen(fen).unwrap();
+        let pos = crate::engine::registry::new_game::<Chess>("chess")
+            .unwrap()
+            .with_fen(fen)
+            .unwrap();
         let m = pos.parse_move(uci, Notation::Uci).expect("legal move");
         pos.move_to_pgn(m)
     }
 
     #[test]
     fn plain_moves_captures_and_pawns() {
-        let start = crate::games::chess::CHESS_START;
+        let start = crate::engine::registry::find("chess")
+            .unwrap()
+            .game
+            .start_fen;
         assert_eq!(san(start, "e2e4"), "e4");
         assert_eq!(san(start, "g1f3"), "Nf3");
         let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";

@@ -151,7 +151,13 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced_and_hand_pieces_count_more() {
-        let start = ShogiPosition::from_fen(super::super::START_FEN).unwrap();
+        let start = ShogiPosition::from_fen(
+            crate::engine::registry::find("cannonshogi")
+                .unwrap()
+                .game
+                .start_fen,
+        )
+        .unwrap();
         assert_eq!(start.evaluate_white(), 0);
         // The same extra rook: in hand it is worth more than on the board.
         let hand = ShogiPosition::from_fen("4k4/9/9/9/9/9/9/9/4K4[R] w - - 0 1").unwrap();

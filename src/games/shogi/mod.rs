@@ -16,16 +16,12 @@ pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
 use crate::board::Color;
-use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{
+    from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
+};
 
 /// Cannon Shogi.
 pub type CannonShogi = ShogiPosition;
-
-pub const VARIANT: &str = "cannonshogi";
-
-/// The start position, as Fairy-Stockfish prints it.
-pub const START_FEN: &str =
-    "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1";
 
 impl ShogiPosition {
     /// The move string, the same in UCI and XBoard (nine ranks, no shots): `d2d7`, `d2d7+`
@@ -60,16 +56,8 @@ impl ShogiPosition {
 }
 
 impl Game for ShogiPosition {
-    fn new_game(variant: &str) -> Result<Self, GameError> {
-        if variant == VARIANT {
-            ShogiPosition::from_fen(START_FEN)
-        } else {
-            err(format!("'{variant}' is not a shogi variant of this build"))
-        }
-    }
-
-    fn variant(&self) -> &'static str {
-        VARIANT
+    fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
+        ShogiPosition::from_fen(variant.start_fen)
     }
 
     fn with_fen(&self, fen: &str) -> Result<Self, GameError> {

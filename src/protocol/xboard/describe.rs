@@ -39,7 +39,7 @@ pub fn setup_line(info: &VariantInfo, desc: &XBoardSetup, fen: &str) -> String {
         .unwrap_or_default();
     format!(
         "setup {table}{}x{}+{}_{} {fen}",
-        info.files, info.ranks, desc.holdings, desc.parent
+        info.game.files, info.game.ranks, desc.holdings, desc.parent
     )
 }
 
@@ -190,27 +190,27 @@ mod tests {
 
     #[test]
     fn tables_put_letters_on_their_slots() {
-        let cannon = find("cannon").unwrap().xboard_setup().unwrap();
+        let cannon = find("cannon").unwrap().xboard.as_ref().unwrap();
         // T on the rook slot (3), S on the man slot (10), K last.
-        assert_eq!(piece_to_char(&cannon).unwrap(), "...T......SK...t......sk");
-        let sw = find("swedishcannon").unwrap().xboard_setup().unwrap();
+        assert_eq!(piece_to_char(cannon).unwrap(), "...T......SK...t......sk");
+        let sw = find("swedishcannon").unwrap().xboard.as_ref().unwrap();
         assert_eq!(
-            piece_to_char(&sw).unwrap(),
+            piece_to_char(sw).unwrap(),
             ".NBRQ......C......PK.nbrq......c......pk"
         );
-        assert!(find("chess").unwrap().xboard_setup().is_none());
+        assert!(find("chess").unwrap().xboard.is_none());
     }
 
     #[test]
     fn setup_line_has_size_holdings_parent_and_fen() {
         let info = find("cannonrider").unwrap();
-        let d = info.xboard_setup().unwrap();
-        let line = setup_line(info, &d, info.start_fen);
+        let d = info.xboard.as_ref().unwrap();
+        let line = setup_line(info, d, info.game.start_fen);
         assert_eq!(
             line,
             format!(
                 "setup (PNBRQ......CKpnbrq......ck) 10x8+0_fairy {}",
-                info.start_fen
+                info.game.start_fen
             )
         );
     }

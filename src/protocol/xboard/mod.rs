@@ -119,7 +119,7 @@ impl Default for XBoard {
 fn all_rule_options() -> Vec<RuleOption> {
     let mut out: Vec<RuleOption> = Vec::new();
     for v in VARIANTS {
-        for o in (v.new_session)().rule_options() {
+        for o in v.new_session().rule_options() {
             if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
                 out.push(*o);
             }
@@ -167,10 +167,10 @@ pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
 
 impl XBoard {
     pub fn new() -> Self {
-        let variant = registry::find("chess").unwrap_or(&VARIANTS[0]);
+        let variant = registry::default_variant();
         XBoard {
             variant,
-            session: (variant.new_session)(),
+            session: variant.new_session(),
             rule_values: Vec::new(),
             setup_fen: None,
             history: Vec::new(),
@@ -330,7 +330,7 @@ impl XBoard {
     /// going to e4) is written as Seirawan gating, `e2e4c`: that piece's move, with the
     /// dropped piece's letter for what appears on the square it left.
     fn gui_form(&self, mv: &str) -> String {
-        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let (files, ranks) = (self.variant.game.files, self.variant.game.ranks);
         let Some((piece, target)) = mv.split_once('@') else {
             return mv.to_string();
         };
@@ -663,8 +663,8 @@ impl XBoard {
                     &[],
                     None,
                     "",
-                    self.variant.files,
-                    self.variant.ranks,
+                    self.variant.game.files,
+                    self.variant.game.ranks,
                 ));
             }
             "option" => self.cmd_option(rest),
@@ -677,7 +677,11 @@ impl XBoard {
                 // A bare move (from a GUI that did not take `usermove=1`) is still a move, and
                 // a bare string in the form of a move is an illegal move, not a command.
                 if args.is_empty()
-                    && describe::looks_like_move(cmd, self.variant.files, self.variant.ranks)
+                    && describe::looks_like_move(
+                        cmd,
+                        self.variant.game.files,
+                        self.variant.game.ranks,
+                    )
                 {
                     self.cmd_usermove(cmd);
                 } else {
@@ -736,8 +740,8 @@ impl XBoard {
     }
 
     /// A fresh session of `info` with the user's rule switches.
-    fn new_session(&self, info: &VariantInfo) -> Result<Box<dyn Session>, String> {
-        let mut session = (info.new_session)();
+    fn new_session(&self, info: &'static VariantInfo) -> Result<Box<dyn Session>, String> {
+        let mut session = info.new_session();
         for (name, value) in &self.rule_values {
             if session.rule_options().iter().any(|o| o.name == *name) {
                 session
@@ -770,8 +774,7 @@ impl XBoard {
         self.clock.mine = None;
         self.clock.theirs = None;
         fresh_table(&mut self.tt, self.hash_mb);
-        let chess = registry::find("normal").unwrap_or(&VARIANTS[0]);
-        if let Err(e) = self.reset_game(chess) {
+        if let Err(e) = self.reset_game(registry::default_variant()) {
             say(&format!("Error ({e}): new"));
         }
     }
@@ -784,9 +787,9 @@ impl XBoard {
         if let Err(e) = self.reset_game(info) {
             return say(&format!("Error ({e}): variant {}", clip(name)));
         }
-        if let Some(desc) = info.xboard_setup() {
-            say(&describe::setup_line(info, &desc, &self.session.fen()));
-            for l in describe::piece_lines(&desc) {
+        if let Some(desc) = &info.xboard {
+            say(&describe::setup_line(info, desc, &self.session.fen()));
+            for l in describe::piece_lines(desc) {
                 say(&l);
             }
         }
@@ -975,7 +978,7 @@ impl XBoard {
             self.lifted = Some(square.to_string());
             square.to_string()
         };
-        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let (files, ranks) = (self.variant.game.files, self.variant.game.ranks);
         let moves = self.session.legal_moves(NOTATION);
         // A square off the board is a holdings square: show where pieces can be dropped.
         let from = describe::parse_square(&square, files, ranks)

@@ -330,7 +330,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     let mut each: Vec<(String, String)> = Vec::new();
     let mut s = Settings {
         engines: Vec::new(),
-        variant: "chess".to_string(),
+        variant: crate::engine::registry::DEFAULT_VARIANT.to_string(),
         games: 1,
         rounds: 1,
         repeat: false,

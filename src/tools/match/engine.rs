@@ -296,14 +296,14 @@ impl Engine {
 
     /// Checks the engine can play the variant (orthodox chess is assumed for every engine).
     pub fn supports(&self, variant: &VariantInfo) -> bool {
-        if variant.name == "chess" {
+        if variant.standard {
             return true;
         }
         match (&self.variants, &self.driver) {
-            (Some(list), Driver::Uci) => list.iter().any(|v| v == variant.name),
+            (Some(list), Driver::Uci) => list.iter().any(|v| v == variant.game.name),
             (Some(list), Driver::XBoard { .. }) => list
                 .iter()
-                .any(|v| v == variant.xboard_name || v == variant.name),
+                .any(|v| v == variant.xboard_name || v == variant.game.name),
             (None, _) => false,
         }
     }
@@ -336,7 +336,7 @@ impl Engine {
         if !self.supports(variant) {
             return Err(Failure::Refused(format!(
                 "{} does not announce the variant {}",
-                self.name, variant.name
+                self.name, variant.game.name
             )));
         }
         match self.driver {
@@ -344,7 +344,7 @@ impl Engine {
                 if self.has_uci_variant {
                     self.send(&format!(
                         "setoption name UCI_Variant value {}",
-                        variant.name
+                        variant.game.name
                     ))?;
                 }
                 self.send("ucinewgame")?;
@@ -354,7 +354,7 @@ impl Engine {
                     *sent = 0;
                 }
                 self.send("new")?;
-                if variant.xboard_name != "normal" {
+                if !variant.standard {
                     self.send(&format!("variant {}", variant.xboard_name))?;
                 }
                 self.send("force")?;

@@ -158,7 +158,7 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> GameRecord {
         termination: Termination::Normal,
         broken: Vec::new(),
     };
-    let mut session = (setup.variant.new_session)();
+    let mut session = setup.variant.new_session();
     if let Err(e) = session.set_position(setup.start_fen.as_deref(), &[], Notation::Uci) {
         record.reason = format!("bad start position: {e}");
         record.termination = Termination::Abandoned;
@@ -416,7 +416,7 @@ mod tests {
 
     #[test]
     fn engine_moves_are_read_in_their_notation_and_xboard_san_is_accepted() {
-        let mut s = (registry::find("chess").unwrap().new_session)();
+        let mut s = registry::find("chess").unwrap().new_session();
         s.set_position(
             Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
             &[],

@@ -90,8 +90,8 @@ pub fn write_game(ctx: &PgnContext, g: &GameRecord) -> String {
     tag("White", &g.white);
     tag("Black", &g.black);
     tag("Result", g.result.pgn());
-    if ctx.variant.name != "chess" {
-        tag("Variant", ctx.variant.name);
+    if !ctx.variant.standard {
+        tag("Variant", ctx.variant.game.name);
     }
     if let Some(fen) = &g.start_fen {
         tag("FEN", fen);
@@ -177,7 +177,7 @@ pub struct Opening {
 }
 
 /// Reads an EPD file: one position per line; operations after the fields are ignored.
-pub fn read_epd(text: &str, variant: &VariantInfo) -> Result<Vec<Opening>, String> {
+pub fn read_epd(text: &str, variant: &'static VariantInfo) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -195,7 +195,7 @@ pub fn read_epd(text: &str, variant: &VariantInfo) -> Result<Vec<Opening>, Strin
         let mut found = None;
         for k in (1..=fields.len().min(8)).rev() {
             let fen = fields[..k].join(" ");
-            let mut s = (variant.new_session)();
+            let mut s = variant.new_session();
             if s.set_position(Some(&fen), &[], Notation::Uci).is_ok() {
                 found = Some(s.fen());
                 break;
@@ -206,7 +206,13 @@ pub fn read_epd(text: &str, variant: &VariantInfo) -> Result<Vec<Opening>, Strin
                 fen: Some(fen),
                 moves: Vec::new(),
             }),
-            None => return Err(format!("line {}: not a {} position", n + 1, variant.name)),
+            None => {
+                return Err(format!(
+                    "line {}: not a {} position",
+                    n + 1,
+                    variant.game.name
+                ))
+            }
         }
     }
     Ok(out)
@@ -216,7 +222,7 @@ pub fn read_epd(text: &str, variant: &VariantInfo) -> Result<Vec<Opening>, Strin
 /// coordinates), skipping comments, variations, NAGs and move numbers.
 pub fn read_pgn(
     text: &str,
-    variant: &VariantInfo,
+    variant: &'static VariantInfo,
     plies: Option<usize>,
 ) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
@@ -263,10 +269,10 @@ fn tag_value(line: &str, name: &str) -> Option<String> {
 fn parse_game(
     fen: Option<String>,
     movetext: &str,
-    variant: &VariantInfo,
+    variant: &'static VariantInfo,
     plies: Option<usize>,
 ) -> Result<Opening, String> {
-    let mut session = (variant.new_session)();
+    let mut session = variant.new_session();
     session
         .set_position(fen.as_deref(), &[], Notation::Uci)
         .map_err(|e| e.to_string())?;

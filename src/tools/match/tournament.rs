@@ -161,7 +161,7 @@ impl OpeningSource {
     /// `plies` random legal moves that do not end the game; tried again if they do.
     fn random_opening(&mut self, plies: usize) -> Opening {
         for _ in 0..100 {
-            let mut s = (self.variant.new_session)();
+            let mut s = self.variant.new_session();
             let mut moves = Vec::new();
             while moves.len() < plies && s.outcome().is_none() {
                 let legal = s.legal_moves(Notation::Uci);
@@ -379,7 +379,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
             e.quit();
             return Err(format!(
                 "{n} does not announce the variant {}",
-                variant.name
+                variant.game.name
             ));
         }
         names.push(e.name.clone());

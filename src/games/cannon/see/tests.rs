@@ -2,8 +2,9 @@
 //! property test against the brute-force resolver of `games::see_oracle`.
 
 use crate::board::Square;
+use crate::games::cannon::tests::start_fen;
 use crate::games::cannon::tests::{fen_of, position, MIDDLE_GAME};
-use crate::games::cannon::{CannonPosition, CANNON_START, SOLDIER_VALUE, TOWN_VALUE};
+use crate::games::cannon::{CannonPosition, SOLDIER_VALUE, TOWN_VALUE};
 use crate::games::see_oracle::{check_random_game, exchange_value, SeeOracle};
 use crate::games::{Game, Move, MoveKind, MoveList, Notation};
 use proptest::prelude::*;
@@ -107,7 +108,7 @@ proptest! {
 
     #[test]
     fn see_matches_brute_force_in_cannon(g in games(), clear in any::<bool>(), middle in any::<bool>()) {
-        let fen = if middle { MIDDLE_GAME } else { CANNON_START };
+        let fen = if middle { MIDDLE_GAME } else { start_fen() };
         let start = CannonPosition::from_fen(fen, clear).unwrap();
         check_random_game(&start, &g).map_err(TestCaseError::fail)?;
     }

@@ -66,18 +66,21 @@ fn value<W: ChessWord, R: ChessRules>(p: &ChessPosition<W, R>, mv: &str) -> i32 
 }
 
 fn chess(fen: &str) -> Chess {
-    Chess::new_game("chess").unwrap().with_fen(fen).unwrap()
+    crate::engine::registry::new_game::<Chess>("chess")
+        .unwrap()
+        .with_fen(fen)
+        .unwrap()
 }
 
 fn swedish(fen: &str) -> SwedishCannonChess {
-    SwedishCannonChess::new_game("swedishcannon")
+    crate::engine::registry::new_game::<SwedishCannonChess>("swedishcannon")
         .unwrap()
         .with_fen(fen)
         .unwrap()
 }
 
 fn cannonrider(fen: &str) -> CannonriderChess {
-    CannonriderChess::new_game("cannonrider")
+    crate::engine::registry::new_game::<CannonriderChess>("cannonrider")
         .unwrap()
         .with_fen(fen)
         .unwrap()
@@ -249,7 +252,7 @@ fn chesstonia_fired_pieces_can_be_lost_and_stones_never() {
     // Wazir may land on f4, e4, d4 or c4. A black pawn on e5 covers d4 and f4.
     let fen =
         "1*rnbqkbnr**/**pp1ppppp**/pc9S/w3p6F/f5P3C1/s10P/**PPPP1PPP**/**RNBQKBNR*W w KQkq - 0 1";
-    let p = ChesstoniaChess::new_game("chesstonia")
+    let p = crate::engine::registry::new_game::<ChesstoniaChess>("chesstonia")
         .unwrap()
         .with_fen(fen)
         .unwrap();
@@ -281,7 +284,7 @@ fn property<W: BitWord + ChessWord, R: ChessRules>(
     variant: &str,
     choices: &[(u16, i16)],
 ) -> Result<usize, String> {
-    let start = ChessPosition::<W, R>::new_game(variant).unwrap();
+    let start = crate::engine::registry::new_game::<ChessPosition<W, R>>(variant).unwrap();
     check_random_game(&start, choices)
 }
 

@@ -147,7 +147,7 @@ proptest! {
 
     #[test]
     fn see_matches_brute_force_in_cannonshogi(g in games()) {
-        let start = ShogiPosition::new_game("cannonshogi").unwrap();
+        let start = crate::engine::registry::new_game::<ShogiPosition>("cannonshogi").unwrap();
         check_random_game(&start, &g).map_err(TestCaseError::fail)?;
     }
 }
