@@ -5,7 +5,7 @@
 
 use cannonade::games::perft::perft;
 use cannonade::games::shogi::CannonShogi;
-use cannonade::games::{Game, MoveList, Notation, Outcome};
+use cannonade::games::{EndReason, Game, MoveList, Notation, Outcome};
 use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
 use proptest::prelude::*;
 
@@ -168,14 +168,14 @@ fn soldier_drop_mate_is_legal() {
     let mut p = pos("8k/9/6NG1/9/9/9/9/9/4K4[P] w - - 0 1");
     play(&mut p, "P@i8");
     assert_eq!(moves(&p), Vec::<String>::new());
-    assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::Checkmate)));
 }
 
 #[test]
 fn stalemate_loses() {
     let p = pos("k8/9/1GN6/9/9/9/9/9/4K4[] b - - 0 1");
     assert!(!p.in_check());
-    assert_eq!(p.outcome(), Some(Outcome::Loss("stalemate")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::Stalemate)));
 }
 
 #[test]
@@ -280,7 +280,7 @@ fn perpetual_check_loses_for_the_checker() {
         play(&mut p, m);
     }
     // Black, the side to move, wins.
-    assert_eq!(p.outcome(), Some(Outcome::Win("perpetual check")));
+    assert_eq!(p.outcome(), Some(Outcome::Win(EndReason::PerpetualCheck)));
 
     // Starting one move earlier, the repeated position is one with white (the checker) to
     // move: the side to move loses.
@@ -291,7 +291,7 @@ fn perpetual_check_loses_for_the_checker() {
     );
     assert_eq!(p.rule_outcome(), None);
     play(&mut p, "i8i9");
-    assert_eq!(p.outcome(), Some(Outcome::Loss("perpetual check")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::PerpetualCheck)));
 }
 
 #[test]
@@ -309,20 +309,20 @@ fn the_search_sees_a_checking_cycle_as_lost_for_the_checker() {
     );
     assert_eq!(
         p.repetition_outcome(4),
-        Some(Outcome::Win("perpetual check"))
+        Some(Outcome::Win(EndReason::PerpetualCheck))
     );
     let mut p = pos("8k/R8/9/9/7N1/9/9/9/4K2L1[] w - - 0 1");
     play(&mut p, "a8a9 i9i8 a9a8 i8i9");
     assert_eq!(
         p.repetition_outcome(4),
-        Some(Outcome::Loss("perpetual check"))
+        Some(Outcome::Loss(EndReason::PerpetualCheck))
     );
     // Without checks a cycle is a draw.
     let mut p = pos("4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1");
     play(&mut p, "e1d1 e9d9 d1e1 d9e9");
     assert_eq!(
         p.repetition_outcome(4),
-        Some(Outcome::Draw("Draw by repetition"))
+        Some(Outcome::Draw(EndReason::Repetition))
     );
 }
 
@@ -340,7 +340,7 @@ fn fourfold_repetition_without_checks_is_a_draw() {
         "third occurrence is not yet the end"
     );
     play(&mut p, "d9e9");
-    assert_eq!(p.outcome(), Some(Outcome::Draw("Draw by repetition")));
+    assert_eq!(p.outcome(), Some(Outcome::Draw(EndReason::Repetition)));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! move strings.
 
 use cannonade::games::chess::Chess;
-use cannonade::games::{Game, MoveList, Notation, Outcome};
+use cannonade::games::{EndReason, Game, MoveList, Notation, Outcome};
 
 fn pos(fen: &str) -> Chess {
     cannonade::engine::registry::new_game::<Chess>("chess")
@@ -81,7 +81,7 @@ fn checkmate_and_stalemate() {
     let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
     play(&mut p, "f2f3 e7e5 g2g4 d8h4");
     assert!(p.in_check());
-    assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::Checkmate)));
     let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert!(!stale.in_check());
     assert!(matches!(stale.outcome(), Some(Outcome::Draw(_))));
@@ -94,7 +94,7 @@ fn threefold_repetition_is_a_draw_twofold_is_not() {
     assert_eq!(p.outcome(), None, "second occurrence is not yet a draw");
     assert!(p.is_repetition_within(100));
     play(&mut p, "g1f3 g8f6 f3g1 f6g8");
-    assert_eq!(p.outcome(), Some(Outcome::Draw("Draw by repetition")));
+    assert_eq!(p.outcome(), Some(Outcome::Draw(EndReason::Repetition)));
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn fifty_move_rule() {
     assert_eq!(p.outcome(), None);
     let mut p2 = p.clone();
     play(&mut p2, "a1a2");
-    assert_eq!(p2.outcome(), Some(Outcome::Draw("Draw by fifty-move rule")));
+    assert_eq!(p2.outcome(), Some(Outcome::Draw(EndReason::FiftyMoveRule)));
     // A capture or pawn move resets the clock.
     let mut p3 = pos("4k3/8/8/8/8/8/p7/R3K3 w - - 99 80");
     play(&mut p3, "a1a2");
@@ -114,7 +114,7 @@ fn fifty_move_rule() {
 fn mate_on_the_hundredth_ply_is_mate() {
     let mut p = pos("7k/8/6K1/8/8/8/8/R7 w - - 99 80");
     play(&mut p, "a1a8");
-    assert_eq!(p.outcome(), Some(Outcome::Loss("checkmate")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::Checkmate)));
 }
 
 #[test]

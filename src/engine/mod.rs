@@ -6,4 +6,4 @@ pub mod registry;
 pub mod session;
 
 pub use registry::{VariantInfo, VARIANTS};
-pub use session::{apply_moves, GameSession, MoveText, Session};
+pub use session::{apply_moves, Coord, GameSession, MoveFacts, MoveText, Session};

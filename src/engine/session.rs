@@ -1,9 +1,11 @@
 //! The engine facade: one object-safe interface over every game, so the protocols and tools
 //! choose a game by name at run time while the work inside is monomorphised per game.
 
-use crate::board::Color;
+use crate::board::{Color, Square};
 use crate::games::perft;
-use crate::games::{Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant};
+use crate::games::{
+    Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, RuleOption, Variant,
+};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -33,6 +35,11 @@ pub trait Session: Send {
     /// One legal move of the current position (given in `notation`) written every way a tool
     /// needs it; an error if the string is not a legal move here.
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
+    /// Every legal move of the current position with what the adapters need to know about it,
+    /// in generation order.
+    fn move_facts(&self) -> Vec<MoveFacts>;
+    /// The facts of one legal move given in `notation`; an error if it is not legal here.
+    fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError>;
     /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
     /// [`Session::perft_divide`] that gives up (`None`) soon after `stop` is set.
@@ -80,6 +87,33 @@ impl MoveText {
     }
 }
 
+/// A square as (file, rank), both counted from 0 (rank 0 is white's first rank).
+pub type Coord = (usize, usize);
+
+/// What the game knows about one legal move, told to the adapters so that none of them reads a
+/// FEN or takes a move string apart to find it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFacts {
+    pub text: MoveText,
+    /// Where the moving piece stands; `None` for a drop.
+    pub from: Option<Coord>,
+    /// The first destination: where the piece goes, or the victim of a shot.
+    pub to: Coord,
+    /// Whether `to` holds a piece before the move (XBoard's highlight shows such targets red).
+    pub to_occupied: bool,
+    /// Whether the move removes an enemy piece from the board.
+    pub capture: bool,
+    /// The letter of the dropped piece, upper case, for a drop.
+    pub drop: Option<char>,
+    /// Every square whose contents the move changes.
+    pub changed: Vec<Coord>,
+    /// The move as XBoard's board is told it: the XBoard string, except that a drop onto an
+    /// occupied square that moves the piece there (the Swedish cannon's entry, `C@e2` with the
+    /// pawn going to e4), which XBoard cannot show, is written as Seirawan gating, `e2e4c`:
+    /// that piece's move, then the dropped piece's letter for what appears where it stood.
+    pub gui: String,
+}
+
 /// The facade for one game type.
 #[derive(Clone)]
 pub struct GameSession<G: Game> {
@@ -101,6 +135,75 @@ impl<G: Game> GameSession<G> {
 
     pub fn position(&self) -> &G {
         &self.pos
+    }
+}
+
+impl<G: Game> GameSession<G> {
+    fn coord(&self, sq: Square) -> Coord {
+        (
+            sq.index() % self.variant.files,
+            sq.index() / self.variant.files,
+        )
+    }
+
+    /// The facts of legal move `m` of the current position (see [`MoveFacts`]).
+    fn facts(&self, m: Move) -> MoveFacts {
+        let pos = &self.pos;
+        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        let mut after = pos.clone();
+        after.make_move(m);
+        let squares = (0..files * ranks).map(|i| Square::new(i as u8));
+        let changed: Vec<Square> = squares
+            .filter(|&sq| pos.occupant(sq) != after.occupant(sq))
+            .collect();
+        let them = !pos.side_to_move();
+        let count = |p: &G| {
+            (0..files * ranks)
+                .filter(|&i| {
+                    p.occupant(Square::new(i as u8))
+                        .is_some_and(|o| o.0 == them)
+                })
+                .count()
+        };
+        let xboard = pos.move_to_string(m, Notation::XBoard);
+        let drop = (m.kind() == MoveKind::Drop)
+            .then(|| xboard.split('@').next().and_then(|l| l.chars().last()))
+            .flatten()
+            .map(|c| c.to_ascii_uppercase());
+        let to_occupied = pos.occupant(m.to()).is_some();
+        let gui = match drop {
+            // The square the displaced piece went to: empty before, occupied after.
+            Some(letter) if to_occupied => changed
+                .iter()
+                .find(|&&sq| sq != m.to() && pos.occupant(sq).is_none())
+                .map_or_else(
+                    || xboard.clone(),
+                    |&dest| {
+                        let name = |sq| Notation::XBoard.square_name(self.coord(sq), ranks);
+                        format!(
+                            "{}{}{}",
+                            name(m.to()),
+                            name(dest),
+                            letter.to_ascii_lowercase()
+                        )
+                    },
+                ),
+            _ => xboard.clone(),
+        };
+        MoveFacts {
+            text: MoveText {
+                uci: pos.move_to_string(m, Notation::Uci),
+                xboard,
+                pgn: pos.move_to_pgn(m),
+            },
+            from: drop.is_none().then(|| self.coord(m.from())),
+            to: self.coord(m.to()),
+            to_occupied,
+            capture: count(&after) < count(pos),
+            drop,
+            changed: changed.into_iter().map(|sq| self.coord(sq)).collect(),
+            gui,
+        }
     }
 }
 
@@ -217,6 +320,22 @@ impl<G: Game> Session for GameSession<G> {
         })
     }
 
+    fn move_facts(&self) -> Vec<MoveFacts> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.iter().map(|&m| self.facts(m)).collect()
+    }
+
+    fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError> {
+        match self.pos.parse_move(mv, notation) {
+            Some(m) => Ok(self.facts(m)),
+            None => Err(GameError(format!(
+                "'{mv}' is not a legal move in {}",
+                self.pos.to_fen()
+            ))),
+        }
+    }
+
     fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)> {
         perft::divide(&self.pos, depth, threads)
             .into_iter()
@@ -269,5 +388,51 @@ impl<G: Game> Session for GameSession<G> {
             Report::Done(r) => r,
             Report::Info(_) => unreachable!("map_moves keeps the variant"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::registry::find;
+
+    fn session(variant: &str, fen: Option<&str>) -> Box<dyn Session> {
+        let mut s = find(variant).unwrap().new_session();
+        s.set_position(fen, &[], Notation::Uci).unwrap();
+        s
+    }
+
+    #[test]
+    fn facts_name_the_squares_a_move_changes() {
+        let s = session("chess", Some("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"));
+        let ep = s.facts_of("e5d6", Notation::Uci).unwrap();
+        assert_eq!((ep.from, ep.to), (Some((4, 4)), (3, 5)));
+        assert!(ep.capture && !ep.to_occupied && ep.drop.is_none());
+        assert_eq!(ep.changed, vec![(3, 4), (4, 4), (3, 5)]);
+        assert_eq!(ep.gui, "e5d6");
+        let quiet = s.facts_of("e1d1", Notation::Uci).unwrap();
+        assert!(!quiet.capture && quiet.changed.len() == 2);
+        assert!(s.facts_of("e1e3", Notation::Uci).is_err());
+    }
+
+    #[test]
+    fn a_town_is_dropped_from_the_hand() {
+        let s = session("cannon", None);
+        let town = s.facts_of("T@b1", Notation::Uci).unwrap();
+        assert_eq!((town.from, town.to, town.drop), (None, (1, 0), Some('T')));
+        assert_eq!(town.gui, "T@b0");
+    }
+
+    #[test]
+    fn a_swedish_cannon_entry_is_shown_to_xboard_as_gating() {
+        let s = session("swedishcannon", None);
+        let entry = s
+            .move_facts()
+            .into_iter()
+            .find(|f| f.text.uci == "C@e2")
+            .unwrap();
+        assert_eq!(entry.drop, Some('C'));
+        assert!(entry.to_occupied && !entry.capture);
+        assert_eq!(entry.gui, "e2e4c");
     }
 }

@@ -11,7 +11,7 @@ mod swap;
 
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 
-use crate::board::Color;
+use crate::board::{Color, Square};
 use std::fmt;
 
 /// How a move string is written: UCI (1-based ranks, shots as one leg) or XBoard (0-based ranks
@@ -20,6 +20,19 @@ use std::fmt;
 pub enum Notation {
     Uci,
     XBoard,
+}
+
+impl Notation {
+    /// The name of the square at (file, rank from 0) on a board of `ranks` ranks: XBoard counts
+    /// ranks from 0 on boards of exactly ten ranks, everything else from 1.
+    pub fn square_name(self, (file, rank): (usize, usize), ranks: usize) -> String {
+        let shown = if self == Notation::XBoard && ranks == 10 {
+            rank
+        } else {
+            rank + 1
+        };
+        format!("{}{shown}", (b'a' + file as u8) as char)
+    }
 }
 
 /// A score from white's point of view turned to `side`'s.
@@ -31,29 +44,88 @@ pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
     }
 }
 
+/// Why a game ended. The words for it are written once, in [`Outcome::describe`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    Checkmate,
+    /// No legal move and not in check: a draw in chess, a loss in shogi.
+    Stalemate,
+    /// No legal move, in a game without check (Cannon): the side without one loses.
+    NoLegalMove,
+    /// Cannon: the town of the side that loses was taken.
+    TownTaken,
+    Repetition,
+    /// A repetition in which one side gave check with every move: that side loses.
+    PerpetualCheck,
+    FiftyMoveRule,
+    InsufficientMaterial,
+}
+
 /// How a finished game ended, from the point of view of the side to move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Outcome {
     /// The side to move has lost (checkmated, town taken, no moves where that loses...).
-    Loss(&'static str),
+    Loss(EndReason),
     /// The side to move has won (e.g. the opponent's perpetual check in Cannon Shogi).
-    Win(&'static str),
-    Draw(&'static str),
+    Win(EndReason),
+    Draw(EndReason),
 }
 
 impl Outcome {
-    pub fn reason(self) -> &'static str {
+    pub fn reason(self) -> EndReason {
         match self {
             Outcome::Loss(r) | Outcome::Win(r) | Outcome::Draw(r) => r,
         }
     }
 
+    /// The side that won, if one did, given who is to move.
+    pub fn winner(self, side_to_move: Color) -> Option<Color> {
+        match self {
+            Outcome::Loss(_) => Some(!side_to_move),
+            Outcome::Win(_) => Some(side_to_move),
+            Outcome::Draw(_) => None,
+        }
+    }
+
     /// The PGN result string, given who is to move.
     pub fn result_string(self, side_to_move: Color) -> &'static str {
-        match (self, side_to_move) {
-            (Outcome::Draw(_), _) => "1/2-1/2",
-            (Outcome::Loss(_), Color::White) | (Outcome::Win(_), Color::Black) => "0-1",
-            (Outcome::Loss(_), Color::Black) | (Outcome::Win(_), Color::White) => "1-0",
+        match self.winner(side_to_move) {
+            None => "1/2-1/2",
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+        }
+    }
+
+    /// How the game ended, in words: `checkmate`, `Draw by repetition`, `Black's town is
+    /// taken`. The one wording of every reason, used by result claims, PGN files, match logs
+    /// and the `legal` tool.
+    pub fn describe(self, side_to_move: Color) -> String {
+        let loser = match self.winner(side_to_move) {
+            Some(w) => !w,
+            None => side_to_move,
+        };
+        let phrase = match self.reason() {
+            EndReason::Checkmate => "checkmate".to_string(),
+            EndReason::Stalemate => "stalemate".to_string(),
+            EndReason::NoLegalMove => format!("{} has no legal move", loser.name()),
+            EndReason::TownTaken => format!("{}'s town is taken", loser.name()),
+            EndReason::Repetition => "repetition".to_string(),
+            EndReason::PerpetualCheck => "perpetual check".to_string(),
+            EndReason::FiftyMoveRule => "fifty-move rule".to_string(),
+            EndReason::InsufficientMaterial => "insufficient material".to_string(),
+        };
+        match self {
+            Outcome::Draw(_) => format!("Draw by {phrase}"),
+            _ => phrase,
+        }
+    }
+
+    /// The comment that goes with the result of a claim or a finished game record: who mates
+    /// for a mate (`White mates`), otherwise [`Outcome::describe`].
+    pub fn comment(self, side_to_move: Color) -> String {
+        match (self.reason(), self.winner(side_to_move)) {
+            (EndReason::Checkmate, Some(w)) => format!("{} mates", w.name()),
+            _ => self.describe(side_to_move),
         }
     }
 }
@@ -187,7 +259,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// check with every move of the cycle loses).
     fn repetition_outcome(&self, plies: usize) -> Option<Outcome> {
         self.is_repetition_within(plies)
-            .then_some(Outcome::Draw("repetition"))
+            .then_some(Outcome::Draw(EndReason::Repetition))
     }
 
     /// The complete end test: rule endings first, then "no legal moves".
@@ -255,7 +327,75 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A text diagram of the board.
     fn board_diagram(&self) -> String;
+
+    /// Who stands on `sq`, with a game-defined code that tells piece kinds apart; `None` for an
+    /// empty square. The facade compares it before and after a move to give the protocol
+    /// adapters the squares a move changes, so that no adapter reads a FEN to find out.
+    fn occupant(&self, sq: Square) -> Option<(Color, u8)>;
 }
 
 /// Bound on [`Game::moved_kind`]: every game's piece kinds fit below it.
 pub const PIECE_KINDS: usize = 24;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ending_is_worded_once() {
+        use Color::*;
+        use EndReason::*;
+        let cases = [
+            (Outcome::Loss(Checkmate), Black, "checkmate", "White mates"),
+            (
+                Outcome::Draw(Stalemate),
+                White,
+                "Draw by stalemate",
+                "Draw by stalemate",
+            ),
+            (Outcome::Loss(Stalemate), White, "stalemate", "stalemate"),
+            (
+                Outcome::Loss(TownTaken),
+                Black,
+                "Black's town is taken",
+                "Black's town is taken",
+            ),
+            (
+                Outcome::Loss(NoLegalMove),
+                White,
+                "White has no legal move",
+                "White has no legal move",
+            ),
+            (
+                Outcome::Draw(Repetition),
+                Black,
+                "Draw by repetition",
+                "Draw by repetition",
+            ),
+            (
+                Outcome::Win(PerpetualCheck),
+                White,
+                "perpetual check",
+                "perpetual check",
+            ),
+            (
+                Outcome::Draw(FiftyMoveRule),
+                White,
+                "Draw by fifty-move rule",
+                "Draw by fifty-move rule",
+            ),
+            (
+                Outcome::Draw(InsufficientMaterial),
+                White,
+                "Draw by insufficient material",
+                "Draw by insufficient material",
+            ),
+        ];
+        for (o, side, words, comment) in cases {
+            assert_eq!(o.describe(side), words);
+            assert_eq!(o.comment(side), comment);
+        }
+        assert_eq!(Outcome::Win(PerpetualCheck).result_string(Black), "0-1");
+        assert_eq!(Outcome::Loss(Checkmate).result_string(Black), "1-0");
+    }
+}

@@ -31,11 +31,12 @@ pub fn run(
             Ok(()) => {
                 let mut legal = session.legal_moves(Notation::Uci);
                 legal.sort();
+                let side = session.side_to_move();
                 let result = match session.outcome() {
                     None => "none".to_string(),
-                    Some(Outcome::Loss(r)) => format!("loss:{r}"),
-                    Some(Outcome::Win(r)) => format!("win:{r}"),
-                    Some(Outcome::Draw(r)) => format!("draw:{r}"),
+                    Some(o @ Outcome::Loss(_)) => format!("loss:{}", o.describe(side)),
+                    Some(o @ Outcome::Win(_)) => format!("win:{}", o.describe(side)),
+                    Some(o @ Outcome::Draw(_)) => format!("draw:{}", o.describe(side)),
                 };
                 writeln!(output, "{}\t{}\t{result}", session.fen(), legal.join(" "))?;
             }

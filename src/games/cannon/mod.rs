@@ -17,8 +17,10 @@ mod tests;
 pub use movegen::TOWN_CODE;
 pub use position::CannonPosition;
 
-use crate::board::Color;
-use crate::games::{err, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant};
+use crate::board::{Color, Square};
+use crate::games::{
+    err, EndReason, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant,
+};
 use movegen::Gen;
 
 /// The rule switches of Cannon (its registry entry offers them).
@@ -125,22 +127,16 @@ impl Game for CannonPosition {
 
     fn rule_outcome(&self) -> Option<Outcome> {
         if self.town_taken(self.side) {
-            return Some(Outcome::Loss(match self.side {
-                Color::White => "White's town is taken",
-                Color::Black => "Black's town is taken",
-            }));
+            return Some(Outcome::Loss(EndReason::TownTaken));
         }
         if self.repetitions(usize::MAX) >= 2 {
-            return Some(Outcome::Draw("Draw by repetition"));
+            return Some(Outcome::Draw(EndReason::Repetition));
         }
         None
     }
 
     fn no_moves_outcome(&self) -> Outcome {
-        Outcome::Loss(match self.side {
-            Color::White => "White has no legal move",
-            Color::Black => "Black has no legal move",
-        })
+        Outcome::Loss(EndReason::NoLegalMove)
     }
 
     fn is_repetition_within(&self, plies: usize) -> bool {
@@ -184,6 +180,17 @@ impl Game for CannonPosition {
     #[inline]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         self.see_ge_impl(m, threshold)
+    }
+
+    fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
+        self.letter_at(sq).map(|c| {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            (color, c.to_ascii_uppercase() as u8)
+        })
     }
 
     fn board_diagram(&self) -> String {

@@ -5,7 +5,7 @@
 use super::*;
 use crate::board::Color;
 use crate::games::perft::perft;
-use crate::games::{Game, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{EndReason, Game, MoveKind, MoveList, Notation, Outcome};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -389,11 +389,8 @@ fn taking_the_town_by_a_shot_ends_the_game() {
     let mut p = position("Se6 Se7 Se8 se2 Tb1 te10", 'w');
     assert_eq!(p.rule_outcome(), None);
     play(&mut p, "e8e10");
-    assert_eq!(
-        p.rule_outcome(),
-        Some(Outcome::Loss("Black's town is taken"))
-    );
-    assert_eq!(p.outcome(), Some(Outcome::Loss("Black's town is taken")));
+    assert_eq!(p.rule_outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
     assert!(
         strings(&p, Notation::Uci).is_empty(),
         "no moves after the end"
@@ -402,10 +399,7 @@ fn taking_the_town_by_a_shot_ends_the_game() {
     let fen = p.to_fen();
     assert_eq!(fen, fen_of("Se6 Se7 Se8 se2 Tb1", 'b'));
     let q = p.with_fen(&fen).unwrap();
-    assert_eq!(
-        q.rule_outcome(),
-        Some(Outcome::Loss("Black's town is taken"))
-    );
+    assert_eq!(q.rule_outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
     p.unmake_move();
     assert_eq!(p.to_fen(), fen_of("Se6 Se7 Se8 se2 Tb1 te10", 'w'));
 }
@@ -414,7 +408,7 @@ fn taking_the_town_by_a_shot_ends_the_game() {
 fn taking_the_town_by_a_soldier_ends_the_game() {
     let mut p = position("sd2 Te1 tb10 Si5", 'b');
     play(&mut p, "d2e1");
-    assert_eq!(p.outcome(), Some(Outcome::Loss("White's town is taken")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
     assert_eq!(p.outcome().unwrap().result_string(p.side_to_move()), "0-1");
 }
 
@@ -423,11 +417,11 @@ fn a_side_without_a_move_loses() {
     // Black's only soldier stands on white's first rank with nothing around it.
     let p = position("sa1 Te1 tb10 Si5", 'b');
     assert!(strings(&p, Notation::Uci).is_empty());
-    assert_eq!(p.outcome(), Some(Outcome::Loss("Black has no legal move")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::NoLegalMove)));
     assert_eq!(p.outcome().unwrap().result_string(Color::Black), "1-0");
     // A town alone cannot move either.
     let p = position("Te1 tb10 Si5", 'b');
-    assert_eq!(p.outcome(), Some(Outcome::Loss("Black has no legal move")));
+    assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::NoLegalMove)));
 }
 
 #[test]
@@ -442,7 +436,7 @@ fn the_third_occurrence_is_a_draw() {
         assert!(p.is_repetition_within(4));
         assert!(!p.is_repetition_within(3));
     }
-    assert_eq!(p.rule_outcome(), Some(Outcome::Draw("Draw by repetition")));
+    assert_eq!(p.rule_outcome(), Some(Outcome::Draw(EndReason::Repetition)));
     p.unmake_move();
     assert_eq!(p.rule_outcome(), None);
 }

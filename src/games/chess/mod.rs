@@ -22,9 +22,10 @@ pub use rules::{
 };
 pub use tables::ChessTables;
 
-use crate::board::{BitWord, Color, Geometry};
+use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::{
-    err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
+    err, from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome,
+    Variant,
 };
 use position::FROM_SCORPION;
 use std::sync::OnceLock;
@@ -224,23 +225,23 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             let mut moves = MoveList::new();
             self.generate_legal(&mut moves);
             if !(moves.is_empty() && self.in_check()) {
-                return Some(Outcome::Draw("Draw by fifty-move rule"));
+                return Some(Outcome::Draw(EndReason::FiftyMoveRule));
             }
         }
         if self.repetitions(usize::MAX) >= 2 {
-            return Some(Outcome::Draw("Draw by repetition"));
+            return Some(Outcome::Draw(EndReason::Repetition));
         }
         if self.insufficient_material() {
-            return Some(Outcome::Draw("Draw by insufficient material"));
+            return Some(Outcome::Draw(EndReason::InsufficientMaterial));
         }
         None
     }
 
     fn no_moves_outcome(&self) -> Outcome {
         if self.in_check() {
-            Outcome::Loss("checkmate")
+            Outcome::Loss(EndReason::Checkmate)
         } else {
-            Outcome::Draw("Draw by stalemate")
+            Outcome::Draw(EndReason::Stalemate)
         }
     }
 
@@ -290,6 +291,10 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     #[inline]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         self.see_ge_impl(m, threshold)
+    }
+
+    fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
+        self.piece_at(sq).map(|p| (p.color(), p.code()))
     }
 
     fn board_diagram(&self) -> String {

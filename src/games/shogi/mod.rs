@@ -15,9 +15,9 @@ pub use piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER};
 pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
-use crate::board::Color;
+use crate::board::{Color, Square};
 use crate::games::{
-    from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
+    from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
 };
 
 /// Cannon Shogi.
@@ -130,10 +130,10 @@ impl Game for ShogiPosition {
 
     fn no_moves_outcome(&self) -> Outcome {
         if self.in_check() {
-            Outcome::Loss("checkmate")
+            Outcome::Loss(EndReason::Checkmate)
         } else {
             // Stalemate loses in shogi.
-            Outcome::Loss("stalemate")
+            Outcome::Loss(EndReason::Stalemate)
         }
     }
 
@@ -191,6 +191,10 @@ impl Game for ShogiPosition {
         self.see_ge_impl(m, threshold)
     }
 
+    fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
+        self.piece_at(sq).map(|p| (p.color(), p.code()))
+    }
+
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
         let mut s = String::new();
@@ -244,9 +248,9 @@ impl ShogiPosition {
     /// The result of a repetition for the side to move, given who checked perpetually.
     fn repetition_result(&self, perpetual_checker: Option<Color>) -> Outcome {
         match perpetual_checker {
-            None => Outcome::Draw("Draw by repetition"),
-            Some(checker) if checker == self.side => Outcome::Loss("perpetual check"),
-            Some(_) => Outcome::Win("perpetual check"),
+            None => Outcome::Draw(EndReason::Repetition),
+            Some(checker) if checker == self.side => Outcome::Loss(EndReason::PerpetualCheck),
+            Some(_) => Outcome::Win(EndReason::PerpetualCheck),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! Everything game-specific comes from the registry.
 
 use crate::engine::registry::{VariantInfo, XBoardSetup, XBoardSlot};
+use crate::engine::Coord;
+use crate::games::Notation;
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
 /// the king slot last; black is the same in lower case.
@@ -93,68 +95,17 @@ fn looks_like_leg(leg: &str, files: usize, ranks: usize) -> bool {
 }
 
 /// The name of square (file, rank index from 0) as XBoard writes it.
-pub fn square_name((file, rank): (usize, usize), ranks: usize) -> String {
-    let shown = if ranks == 10 { rank } else { rank + 1 };
-    format!("{}{shown}", (b'a' + file as u8) as char)
+pub fn square_name(square: Coord, ranks: usize) -> String {
+    Notation::XBoard.square_name(square, ranks)
 }
 
-/// A board square as (file, rank index from 0).
-pub type Coord = (usize, usize);
-
-/// The origin (None for a drop) and first destination of a move string.
-pub fn move_squares(mv: &str, files: usize, ranks: usize) -> Option<(Option<Coord>, Coord)> {
-    if let Some((_, to)) = mv.split_once('@') {
-        return parse_square(to, files, ranks).map(|(sq, _)| (None, sq));
-    }
-    let (from, n) = parse_square(mv, files, ranks)?;
-    let (to, _) = parse_square(&mv[n..], files, ranks)?;
-    Some((Some(from), to))
-}
-
-/// Which squares hold something, from the board part of a FEN: `occupied[rank][file]`.
-pub fn occupancy(fen: &str, files: usize, ranks: usize) -> Vec<Vec<bool>> {
-    let mut occ = vec![vec![false; files]; ranks];
-    let board = fen.split([' ', '[']).next().unwrap_or("");
-    for (i, row) in board.split('/').take(ranks).enumerate() {
-        let rank = ranks - 1 - i;
-        let mut file = 0;
-        let mut num = 0;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                num = num * 10 + d as usize;
-                continue;
-            }
-            file += num;
-            num = 0;
-            if c == '*' {
-                file += 1;
-            } else if c.is_ascii_alphabetic() {
-                if file < files {
-                    occ[rank][file] = true;
-                }
-                file += 1;
-            }
-        }
-    }
-    occ
-}
-
-/// The `highlight` board for the legal moves from `from` (all drops when `from` is None):
-/// yellow for moves to an empty square, red for captures.
-pub fn highlight(
-    moves: &[String],
-    from: Option<(usize, usize)>,
-    fen: &str,
-    files: usize,
-    ranks: usize,
-) -> String {
-    let occ = occupancy(fen, files, ranks);
+/// The `highlight` board: each mark is a legal destination and whether a piece stands on it
+/// (red) or not (yellow).
+pub fn highlight(marks: &[(Coord, bool)], files: usize, ranks: usize) -> String {
     let mut mark = vec![vec![None; files]; ranks];
-    for m in moves {
-        if let Some((origin, (f, r))) = move_squares(m, files, ranks) {
-            if origin == from {
-                mark[r][f] = Some(if occ[r][f] { 'R' } else { 'Y' });
-            }
+    for &((f, r), occupied) in marks {
+        if f < files && r < ranks {
+            mark[r][f] = Some(if occupied { 'R' } else { 'Y' });
         }
     }
     let rows: Vec<String> = (0..ranks)
@@ -222,38 +173,14 @@ mod tests {
         assert_eq!(parse_square("a0", 8, 8), None);
         assert_eq!(parse_square("h8", 8, 8), Some(((7, 7), 2)));
         assert_eq!(parse_square("i1", 8, 8), None);
-        assert_eq!(
-            move_squares("e6e8,e8e6", 10, 10),
-            Some((Some((4, 6)), (4, 8)))
-        );
-        assert_eq!(move_squares("T@b0", 10, 10), Some((None, (1, 0))));
         assert_eq!(square_name((1, 0), 10), "b0");
         assert_eq!(square_name((4, 3), 8), "e4");
     }
 
     #[test]
-    fn highlight_marks_quiet_moves_yellow_and_captures_red() {
-        let fen = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1";
-        let moves: Vec<String> = ["e1d2", "e1e2", "e1f2", "e1d1", "e1f1"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(
-            highlight(&moves, Some((4, 0)), fen, 8, 8),
-            "highlight 8/8/8/8/8/8/3RYY2/3Y1Y2"
-        );
-        assert_eq!(
-            highlight(&moves, Some((0, 0)), fen, 8, 8),
-            "highlight 8/8/8/8/8/8/8/8"
-        );
-    }
-
-    #[test]
-    fn occupancy_reads_holes_and_two_digit_runs() {
-        let occ = occupancy("n8n/*8*/*8*/*8*/*8*/*8*/*8*/N9 w - - 0 1", 10, 8);
-        assert!(occ[7][0] && occ[7][9] && occ[0][0]);
-        assert!(!occ[6][0] && !occ[0][9]);
-        let occ = occupancy("10/10/10/10/10/10/10/10/10/9S[Tt] w - - 0 1", 10, 10);
-        assert!(occ[0][9] && !occ[0][8]);
+    fn highlight_marks_empty_targets_yellow_and_occupied_ones_red() {
+        let marks = [((3, 1), true), ((4, 1), false), ((3, 0), false)];
+        assert_eq!(highlight(&marks, 8, 8), "highlight 8/8/8/8/8/8/3RY3/3Y4");
+        assert_eq!(highlight(&[], 8, 8), "highlight 8/8/8/8/8/8/8/8");
     }
 }

@@ -15,7 +15,9 @@ use super::{
 };
 use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::Session;
+use crate::engine::{Coord, Session};
+#[cfg(test)]
+use crate::games::EndReason;
 use crate::games::{Notation, Outcome, RuleOption};
 use crate::search::{
     Bound, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult,
@@ -153,16 +155,11 @@ pub fn thinking_line(info: &PvInfo<String>) -> String {
 
 /// The claim for a finished game, e.g. `1-0 {White mates}`.
 pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
-    let result = outcome.result_string(side_to_move);
-    let winner = match result {
-        "1-0" => "White",
-        _ => "Black",
-    };
-    let text = match outcome {
-        Outcome::Loss("checkmate") | Outcome::Win("checkmate") => format!("{winner} mates"),
-        o => o.reason().to_string(),
-    };
-    format!("{result} {{{text}}}")
+    format!(
+        "{} {{{}}}",
+        outcome.result_string(side_to_move),
+        outcome.comment(side_to_move)
+    )
 }
 
 impl XBoard {
@@ -325,38 +322,11 @@ impl XBoard {
         }
     }
 
-    /// A move as XBoard is told it. XBoard cannot drop onto an occupied square, so a drop
-    /// that moves the piece standing there (the Swedish cannon's entry, `C@e2` with the pawn
-    /// going to e4) is written as Seirawan gating, `e2e4c`: that piece's move, with the
-    /// dropped piece's letter for what appears on the square it left.
+    /// A move as XBoard is told it (see [`MoveFacts::gui`]).
     fn gui_form(&self, mv: &str) -> String {
-        let (files, ranks) = (self.variant.game.files, self.variant.game.ranks);
-        let Some((piece, target)) = mv.split_once('@') else {
-            return mv.to_string();
-        };
-        let Some(((f, r), _)) = describe::parse_square(target, files, ranks) else {
-            return mv.to_string();
-        };
-        let before = describe::occupancy(&self.session.fen(), files, ranks);
-        if !before[r][f] {
-            return mv.to_string();
-        }
-        let mut next = self.session.clone_session();
-        if next.play(mv, NOTATION).is_err() {
-            return mv.to_string();
-        }
-        let after = describe::occupancy(&next.fen(), files, ranks);
-        let moved_to = (0..ranks)
-            .flat_map(|r| (0..files).map(move |f| (f, r)))
-            .find(|&(f, r)| !before[r][f] && after[r][f]);
-        match moved_to {
-            Some(dest) => format!(
-                "{target}{}{}",
-                describe::square_name(dest, ranks),
-                piece.to_ascii_lowercase()
-            ),
-            None => mv.to_string(),
-        }
+        self.session
+            .facts_of(mv, NOTATION)
+            .map_or_else(|_| mv.to_string(), |f| f.gui)
     }
 
     /// The engine's string of a move XBoard sent (see [`Self::gui_form`]; a trailing `=`, "no
@@ -368,11 +338,11 @@ impl XBoard {
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
-        legal
+        self.session
+            .move_facts()
             .into_iter()
-            .filter(|m| m.contains('@'))
-            .find(|m| self.gui_form(m) == s)
-            .unwrap_or_else(|| s.to_string())
+            .find(|f| f.gui == s)
+            .map_or_else(|| s.to_string(), |f| f.text.xboard)
     }
 
     /// Stops the running search and drops its result.
@@ -464,12 +434,11 @@ impl XBoard {
         if self.excluded.is_empty() {
             return Vec::new();
         }
-        let xb = self.session.legal_moves(NOTATION);
-        let uci = self.session.legal_moves(Notation::Uci);
-        xb.iter()
-            .zip(uci)
-            .filter(|(x, _)| !self.excluded.contains(x))
-            .map(|(_, u)| u)
+        self.session
+            .move_facts()
+            .into_iter()
+            .filter(|f| !self.excluded.contains(&f.text.xboard))
+            .map(|f| f.text.uci)
             .collect()
     }
 
@@ -661,8 +630,6 @@ impl XBoard {
                 self.lifted = None;
                 say(&describe::highlight(
                     &[],
-                    None,
-                    "",
                     self.variant.game.files,
                     self.variant.game.ranks,
                 ));
@@ -979,18 +946,18 @@ impl XBoard {
             square.to_string()
         };
         let (files, ranks) = (self.variant.game.files, self.variant.game.ranks);
-        let moves = self.session.legal_moves(NOTATION);
         // A square off the board is a holdings square: show where pieces can be dropped.
         let from = describe::parse_square(&square, files, ranks)
             .filter(|(_, n)| *n == square.len())
             .map(|(sq, _)| sq);
-        say(&describe::highlight(
-            &moves,
-            from,
-            &self.session.fen(),
-            files,
-            ranks,
-        ));
+        let marks: Vec<(Coord, bool)> = self
+            .session
+            .move_facts()
+            .into_iter()
+            .filter(|f| f.from == from)
+            .map(|f| (f.to, f.to_occupied))
+            .collect();
+        say(&describe::highlight(&marks, files, ranks));
     }
 
     fn cmd_option(&mut self, arg: &str) {
@@ -1135,19 +1102,19 @@ mod tests {
     #[test]
     fn claims_name_the_winner() {
         assert_eq!(
-            result_claim(Outcome::Loss("checkmate"), Color::Black),
+            result_claim(Outcome::Loss(EndReason::Checkmate), Color::Black),
             "1-0 {White mates}"
         );
         assert_eq!(
-            result_claim(Outcome::Loss("checkmate"), Color::White),
+            result_claim(Outcome::Loss(EndReason::Checkmate), Color::White),
             "0-1 {Black mates}"
         );
         assert_eq!(
-            result_claim(Outcome::Loss("Black's town is taken"), Color::Black),
+            result_claim(Outcome::Loss(EndReason::TownTaken), Color::Black),
             "1-0 {Black's town is taken}"
         );
         assert_eq!(
-            result_claim(Outcome::Draw("Draw by repetition"), Color::White),
+            result_claim(Outcome::Draw(EndReason::Repetition), Color::White),
             "1/2-1/2 {Draw by repetition}"
         );
     }

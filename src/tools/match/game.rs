@@ -7,7 +7,7 @@ use super::engine::{describe, Engine, Failure, MoveRequest, Score};
 use crate::board::Color;
 use crate::engine::registry::VariantInfo;
 use crate::engine::{MoveText, Session};
-use crate::games::{Notation, Outcome};
+use crate::games::{EndReason, Notation, Outcome};
 use std::time::Duration;
 
 /// The result of a game, as PGN writes it.
@@ -135,11 +135,13 @@ fn side_name(c: Color) -> &'static str {
 
 /// The sentence for an ending the game's rules decided.
 fn rule_reason(outcome: Outcome, side_to_move: Color) -> String {
-    match outcome {
-        Outcome::Draw(r) => r.to_string(),
-        Outcome::Loss("checkmate") => format!("{} mates", side_name(!side_to_move)),
-        Outcome::Loss(r) => format!("{} wins: {r}", side_name(!side_to_move)),
-        Outcome::Win(r) => format!("{} wins: {r}", side_name(side_to_move)),
+    match outcome.winner(side_to_move) {
+        Some(winner) if outcome.reason() != EndReason::Checkmate => format!(
+            "{} wins: {}",
+            side_name(winner),
+            outcome.describe(side_to_move)
+        ),
+        _ => outcome.comment(side_to_move),
     }
 }
 
@@ -216,10 +218,10 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> GameRecord {
     loop {
         let side = session.side_to_move();
         if let Some(o) = session.outcome() {
-            let result = match o.result_string(side) {
-                "1-0" => GameResult::WhiteWins,
-                "0-1" => GameResult::BlackWins,
-                _ => GameResult::Draw,
+            let result = match o.winner(side) {
+                Some(Color::White) => GameResult::WhiteWins,
+                Some(Color::Black) => GameResult::BlackWins,
+                None => GameResult::Draw,
             };
             finish(
                 &mut record,
@@ -445,15 +447,15 @@ mod tests {
     #[test]
     fn rule_endings_are_worded_for_the_winner() {
         assert_eq!(
-            rule_reason(Outcome::Loss("checkmate"), Color::Black),
+            rule_reason(Outcome::Loss(EndReason::Checkmate), Color::Black),
             "White mates"
         );
         assert_eq!(
-            rule_reason(Outcome::Loss("White's town is taken"), Color::White),
+            rule_reason(Outcome::Loss(EndReason::TownTaken), Color::White),
             "Black wins: White's town is taken"
         );
         assert_eq!(
-            rule_reason(Outcome::Draw("Draw by stalemate"), Color::White),
+            rule_reason(Outcome::Draw(EndReason::Stalemate), Color::White),
             "Draw by stalemate"
         );
     }
