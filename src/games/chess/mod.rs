@@ -1,6 +1,7 @@
 //! The chess family: one position type on any geometry, used by orthodox chess and by the
 //! cannon chess variants.
 
+mod cannonrider;
 mod chesstonia;
 mod eval;
 mod eval_terms;
@@ -11,21 +12,24 @@ mod position;
 mod rules;
 mod san;
 mod see;
+mod swedish;
 mod tables;
 
+pub use cannonrider::Cannonrider;
+pub use chesstonia::Chesstonia;
 pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
 pub use rules::{
-    Cannonrider, ChessBoard, ChessRules, Chesstonia, Orthodox, SwedishCannon,
-    CANNONRIDER_SCORPION_START, CANNONRIDER_START, CHESSTONIA_START, CHESS_START,
-    GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START, SWEDISH_CANNON_START,
+    ChessBoard, ChessRules, ChessVariants, Orthodox, CANNONRIDER_SCORPION_START, CANNONRIDER_START,
+    CHESSTONIA_START, CHESS_START, GUSTAVIAN_CHESS_START, SWEDISH_CANNON1_START,
+    SWEDISH_CANNON_START,
 };
+pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
 use crate::board::{BitWord, Color, Geometry};
 use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
-use position::FROM_SCORPION;
 use std::sync::OnceLock;
 
 /// Orthodox chess on the 8x8 board with `u64` bitboards.
@@ -100,13 +104,14 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mut s = geo.square_name(m.from(), zero);
         s += &geo.square_name(m.to(), zero);
         match m.kind() {
-            MoveKind::Drop => {
+            // An entry is written as a drop: the piece letter, `@` and the square.
+            MoveKind::Entry => {
                 let mut d = Role::from_index(m.piece() as usize).letter().to_string();
                 d.push('@');
                 return d + &geo.square_name(m.to(), zero);
             }
             MoveKind::Promotion => s.push(
-                Role::from_index((m.piece() & !FROM_SCORPION) as usize)
+                Role::from_index(m.piece() as usize)
                     .letter()
                     .to_ascii_lowercase(),
             ),
@@ -122,7 +127,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             | self.role_bb(Role::Cannon)
             | self.role_bb(Role::Cannonrider)
             | self.role_bb(Role::Wazir)
-            | self.role_bb(Role::Ferz);
+            | self.role_bb(Role::Ferz)
+            // Chesstonia's cannon never leaves its track: there the game is never drawn for
+            // want of material.
+            | self.role_bb(Role::TrackCannon);
         if heavy.any() {
             return false;
         }
@@ -191,10 +199,8 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         if self.in_check() {
             return false;
         }
-        // In Chesstonia a side with a projectile left can always move its cannon, a move that
-        // changes nothing on the board: it is never in zugzwang, and a null move stands for
-        // that move.
-        if R::CHESSTONIA && self.has_projectiles(self.side) {
+        // A side that can always make a move that changes nothing is never in zugzwang.
+        if R::has_free_tempo(self) {
             return true;
         }
         // Zugzwang is common when only king and pawns are left.
@@ -267,21 +273,21 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
-                role_value(Role::from_index((m.piece() & !FROM_SCORPION) as usize))
+                role_value(Role::from_index(m.piece() as usize))
             } else {
                 0
             }
     }
 
     fn mover_value(&self, m: Move) -> i32 {
-        if m.kind() == MoveKind::Drop {
+        if m.kind() == MoveKind::Entry {
             return 0;
         }
         self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
     }
 
     fn moved_kind(&self, m: Move) -> usize {
-        if m.kind() == MoveKind::Drop {
+        if m.kind() == MoveKind::Entry {
             return Role::from_index(m.piece() as usize).index();
         }
         self.piece_at(m.from()).map_or(0, |p| p.role().index())

@@ -18,13 +18,16 @@ pub struct ChessKeys {
     pub reserve: [[u64; MAX_RESERVE + 1]; 2],
 }
 
+/// How many roles there were when the keys were first drawn (see `ChessKeys::new`).
+const FIRST_ROLES: usize = 12;
+
 /// The most pieces a side can hold in reserve.
 pub const MAX_RESERVE: usize = 8;
 
 impl ChessKeys {
     fn new() -> Self {
         let mut rng = SplitMix64::new(0x00C4_4E0A_DE5E_ED01);
-        let pieces = rng.keys(2 * Role::COUNT * 128);
+        let first = rng.keys(2 * FIRST_ROLES * 128);
         let mut castling = [0; 16];
         // Each right has its own key; a set of rights is the xor of its members.
         let rights: Vec<u64> = rng.keys(4);
@@ -41,6 +44,15 @@ impl ChessKeys {
             for key in keys.iter_mut().skip(1) {
                 *key = rng.next_u64();
             }
+        }
+        // The keys of roles added after the first twelve are drawn last, so that adding a role
+        // changed no key of the others (nor, with them, the search of any existing position).
+        let later = rng.keys(2 * (Role::COUNT - FIRST_ROLES) * 128);
+        let mut pieces = Vec::with_capacity(2 * Role::COUNT * 128);
+        for c in 0..2 {
+            pieces.extend_from_slice(&first[c * FIRST_ROLES * 128..(c + 1) * FIRST_ROLES * 128]);
+            let n = Role::COUNT - FIRST_ROLES;
+            pieces.extend_from_slice(&later[c * n * 128..(c + 1) * n * 128]);
         }
         ChessKeys {
             pieces,
