@@ -7,7 +7,7 @@ use super::rules::ChessRules;
 use super::tables::ChessTables;
 use crate::board::fen::{read_board, write_board};
 use crate::board::{BitWord, Color};
-use crate::games::{err, GameError};
+use crate::games::{err, read_fen_clocks, GameError};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
@@ -57,19 +57,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         if let Some(ep) = fields.next().filter(|s| *s != "-") {
             pos.read_en_passant(ep)?;
         }
-        pos.halfmove = match fields.next() {
-            None => 0,
-            Some(s) => s
-                .parse()
-                .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
-        };
-        pos.fullmove = match fields.next() {
-            None => 1,
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
-                .max(1),
-        };
+        (pos.halfmove, pos.fullmove) = read_fen_clocks(&mut fields)?;
         if let Some(extra) = fields.next() {
             return err(format!("unexpected '{extra}' after the FEN"));
         }

@@ -28,6 +28,7 @@ pub use rules::{
 pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
+use crate::board::fen::diagram;
 use crate::board::{BitWord, Color, Geometry};
 use crate::games::{err, from_white, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome};
 use std::sync::OnceLock;
@@ -100,7 +101,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The move string: from, to, and a lower-case promotion letter.
     pub fn move_string(&self, m: Move, notation: Notation) -> String {
         let geo = &self.t.geo;
-        let zero = notation == Notation::XBoard && geo.ranks() == 10;
+        let zero = notation.ranks_from_zero(geo.ranks());
         let mut s = geo.square_name(m.from(), zero);
         s += &geo.square_name(m.to(), zero);
         match m.kind() {
@@ -300,27 +301,12 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
 
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks()).rev() {
-            s += &format!("{:>2} ", rank + 1);
-            for file in 0..geo.files() {
-                let sq = geo.square(file as i32, rank as i32).unwrap();
-                let c = if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
-                    ' '
-                } else {
-                    self.piece_at(sq).map_or('.', Piece::letter)
-                };
-                s.push(' ');
-                s.push(c);
+        diagram(geo, |sq| {
+            if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
+                "  ".to_string()
+            } else {
+                format!(" {}", self.piece_at(sq).map_or('.', Piece::letter))
             }
-            s.push('\n');
-        }
-        s += "   ";
-        for file in 0..geo.files() {
-            s.push(' ');
-            s.push((b'a' + file as u8) as char);
-        }
-        s.push('\n');
-        s
+        })
     }
 }

@@ -18,8 +18,9 @@ pub struct ChessKeys {
     pub reserve: [[u64; MAX_RESERVE + 1]; 2],
 }
 
-/// How many roles there were when the keys were first drawn (see `ChessKeys::new`).
+/// The roles with keys drawn of their own (all but `Role::TrackCannon`, see `ChessKeys::new`).
 const FIRST_ROLES: usize = 12;
+const _: () = assert!(Role::COUNT == FIRST_ROLES + 1 && Role::TrackCannon as usize == FIRST_ROLES);
 
 /// The most pieces a side can hold in reserve.
 pub const MAX_RESERVE: usize = 8;
@@ -45,14 +46,14 @@ impl ChessKeys {
                 *key = rng.next_u64();
             }
         }
-        // The keys of roles added after the first twelve are drawn last, so that adding a role
-        // changed no key of the others (nor, with them, the search of any existing position).
-        let later = rng.keys(2 * (Role::COUNT - FIRST_ROLES) * 128);
+        // Chesstonia's cannon hashes with the Swedish cannon's keys: no variant has both, and
+        // every position keeps the key it had before that cannon had a role of its own.
         let mut pieces = Vec::with_capacity(2 * Role::COUNT * 128);
         for c in 0..2 {
-            pieces.extend_from_slice(&first[c * FIRST_ROLES * 128..(c + 1) * FIRST_ROLES * 128]);
-            let n = Role::COUNT - FIRST_ROLES;
-            pieces.extend_from_slice(&later[c * n * 128..(c + 1) * n * 128]);
+            let own = &first[c * FIRST_ROLES * 128..(c + 1) * FIRST_ROLES * 128];
+            pieces.extend_from_slice(own);
+            let cannon = Role::Cannon.index() * 128;
+            pieces.extend_from_slice(&own[cannon..cannon + 128]);
         }
         ChessKeys {
             pieces,
