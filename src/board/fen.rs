@@ -7,6 +7,29 @@ use super::geometry::Geometry;
 use super::square::Square;
 use super::word::BitWord;
 
+/// A text diagram of the board for people (every game's `board_diagram`): ranks from the top,
+/// numbered from 1, each square two characters wide as `cell` writes it, the file letters below.
+pub fn diagram<W: BitWord>(geo: &Geometry<W>, mut cell: impl FnMut(Square) -> String) -> String {
+    let mut s = String::new();
+    for rank in (0..geo.ranks()).rev() {
+        s += &format!("{:>2} ", rank + 1);
+        for file in 0..geo.files() {
+            let sq = geo
+                .square(file as i32, rank as i32)
+                .expect("inside the board");
+            s += &cell(sq);
+        }
+        s.push('\n');
+    }
+    s += "   ";
+    for file in 0..geo.files() {
+        s.push(' ');
+        s.push((b'a' + file as u8) as char);
+    }
+    s.push('\n');
+    s
+}
+
 /// Reads a board field into `(square, letter)` pairs, checking the shape against `geo`: the
 /// number of ranks, the length of each rank, and holes (`*`) exactly on the squares of the
 /// rectangle that are not in `exists` (usually `geo.valid()`; a game with squares beside the

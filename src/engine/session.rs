@@ -166,7 +166,9 @@ impl<G: Game> GameSession<G> {
                 .count()
         };
         let xboard = pos.move_to_string(m, Notation::XBoard);
-        let drop = (m.kind() == MoveKind::Drop)
+        // A piece put on the board from a hand or reserve: a drop, or a Swedish cannon's
+        // entry (which also moves the pawn standing there).
+        let drop = matches!(m.kind(), MoveKind::Drop | MoveKind::Entry)
             .then(|| xboard.split('@').next().and_then(|l| l.chars().last()))
             .flatten()
             .map(|c| c.to_ascii_uppercase());

@@ -23,10 +23,16 @@ pub enum Notation {
 }
 
 impl Notation {
-    /// The name of the square at (file, rank from 0) on a board of `ranks` ranks: XBoard counts
-    /// ranks from 0 on boards of exactly ten ranks, everything else from 1.
+    /// Whether square names count ranks from 0 on a board of `ranks` ranks: XBoard does on
+    /// boards with exactly ten ranks (its own coordinates stop at 9), nowhere else.
+    pub fn ranks_from_zero(self, ranks: usize) -> bool {
+        self == Notation::XBoard && ranks == 10
+    }
+
+    /// The name of the square at (file, rank from 0) on a board of `ranks` ranks (see
+    /// [`Notation::ranks_from_zero`]).
     pub fn square_name(self, (file, rank): (usize, usize), ranks: usize) -> String {
-        let shown = if self == Notation::XBoard && ranks == 10 {
+        let shown = if self.ranks_from_zero(ranks) {
             rank
         } else {
             rank + 1
@@ -168,6 +174,27 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// Reads the halfmove clock and the fullmove number that end a FEN (0 and 1 when absent; a
+/// fullmove number below 1 counts as 1).
+pub(crate) fn read_fen_clocks<'a>(
+    fields: &mut impl Iterator<Item = &'a str>,
+) -> Result<(u16, u16), GameError> {
+    let halfmove = match fields.next() {
+        None => 0,
+        Some(s) => s
+            .parse()
+            .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
+    };
+    let fullmove = match fields.next() {
+        None => 1,
+        Some(s) => s
+            .parse::<u16>()
+            .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
+            .max(1),
+    };
+    Ok((halfmove, fullmove))
+}
 
 /// Shorthand for building an error.
 pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {

@@ -19,16 +19,21 @@ pub enum MoveKind {
     EnPassant = 4,
     /// A capture by a piece that does not move: `to` is the victim.
     Shot = 5,
+    /// A piece (`Move::piece()`) comes from the reserve onto `to` (== `from`), and the piece
+    /// standing there makes way by the game's rule (a Swedish cannon's pawn goes two squares
+    /// ahead). Not a drop: a drop needs an empty square.
+    Entry = 6,
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 6] = [
+    const ALL: [MoveKind; 7] = [
         MoveKind::Normal,
         MoveKind::Promotion,
         MoveKind::Drop,
         MoveKind::Castle,
         MoveKind::EnPassant,
         MoveKind::Shot,
+        MoveKind::Entry,
     ];
 }
 

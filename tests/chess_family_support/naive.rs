@@ -73,7 +73,8 @@ impl Board {
             reserve: [pos.reserve(Color::White), pos.reserve(Color::Black)],
             promotions: R::PROMOTIONS.to_vec(),
             names,
-            chesstonia: R::CHESSTONIA,
+            // Chesstonia is the board with squares beside it for its machinery.
+            chesstonia: pos.tables().extra.any(),
             machine: (0..size)
                 .map(|i| {
                     let sq = Square::new(i as u8);
@@ -168,7 +169,8 @@ impl Board {
                 Role::Cannonrider => KNIGHT.into_iter().any(|d| slides_to(s, d)),
                 Role::Wazir => leaps(&ORTHOGONAL),
                 Role::Ferz => leaps(&DIAGONAL),
-                Role::Stone => false,
+                // Chesstonia's cannon stays beside the board (in `machine`).
+                Role::Stone | Role::TrackCannon => false,
             }
         })
     }
@@ -313,7 +315,7 @@ impl Board {
                         }
                     }
                 }
-                Role::Stone => {}
+                Role::Stone | Role::TrackCannon => {}
                 Role::Cannon => {
                     let all: Vec<usize> = ORTHOGONAL.into_iter().flat_map(jumps).collect();
                     if all.is_empty() {

@@ -9,11 +9,10 @@
 //!   out one threat, the other side's threats are a liability (more so on a cannon's soldier);
 //!   a shot or capture aimed at a town decides the game.
 
-use super::movegen::{Guns, LINES};
+use super::movegen::{forward_steps, Guns, LINES};
 use super::position::CannonPosition;
-use super::tables::{forward, reverse};
+use super::tables::reverse;
 use super::{SOLDIER_VALUE, TOWN_VALUE};
-use crate::board::geometry::Offset;
 use crate::board::Color;
 
 /// Bonus for a soldier on each rank, counted from its own side (index 0 = own first rank).
@@ -92,17 +91,19 @@ impl CannonPosition {
             v += bonus * (s & geo.rank_mask(rank)).count() as i32;
         }
 
-        let fwd = forward(c);
+        // Steps and cannon shifts, as the move generator finds them.
         let mut mobility = 0;
-        for d in [fwd, Offset::new(1, fwd.dr), Offset::new(-1, fwd.dr)] {
+        for d in forward_steps(c) {
             mobility += (t.shift(s, d) & empty).count();
         }
+        let lanes = self.lanes(empty);
         for (i, line) in LINES.into_iter().enumerate() {
             if guns.low[i].is_empty() {
                 continue;
             }
-            mobility += (t.shift(guns.high[i], line) & empty).count();
-            mobility += (t.shift(guns.low[i], reverse(line)) & empty).count();
+            for (front, d) in [(guns.high[i], line), (guns.low[i], reverse(line))] {
+                mobility += self.gun_reach(front, d, &lanes).shift.count();
+            }
         }
         v += CANNON * guns.count() as i32 + MOBILITY * mobility as i32;
 

@@ -5,7 +5,7 @@
 use super::position::CannonPosition;
 use crate::board::fen::{read_board, write_board};
 use crate::board::Color;
-use crate::games::{err, GameError};
+use crate::games::{err, read_fen_clocks, GameError};
 
 /// The most soldiers a side can have: the 15 it starts with (soldiers are never added).
 pub const MAX_SOLDIERS: u32 = 15;
@@ -100,19 +100,7 @@ impl CannonPosition {
                 ));
             }
         }
-        pos.halfmove = match fields.next() {
-            None => 0,
-            Some(s) => s
-                .parse()
-                .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
-        };
-        pos.fullmove = match fields.next() {
-            None => 1,
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
-                .max(1),
-        };
+        (pos.halfmove, pos.fullmove) = read_fen_clocks(&mut fields)?;
         if let Some(extra) = fields.next() {
             return err(format!("unexpected '{extra}' after the FEN"));
         }

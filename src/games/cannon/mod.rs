@@ -17,6 +17,7 @@ mod tests;
 pub use movegen::TOWN_CODE;
 pub use position::CannonPosition;
 
+use crate::board::fen::diagram;
 use crate::board::{Color, Square};
 use crate::games::{
     err, EndReason, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant,
@@ -194,23 +195,9 @@ impl Game for CannonPosition {
     }
 
     fn board_diagram(&self) -> String {
-        let geo = &self.t.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks()).rev() {
-            s += &format!("{:>2} ", rank + 1);
-            for file in 0..geo.files() {
-                let sq = geo.square(file as i32, rank as i32).expect("on the board");
-                s.push(' ');
-                s.push(self.letter_at(sq).unwrap_or('.'));
-            }
-            s.push('\n');
-        }
-        s += "   ";
-        for file in 0..geo.files() {
-            s.push(' ');
-            s.push((b'a' + file as u8) as char);
-        }
-        s.push('\n');
+        let mut s = diagram(&self.t.geo, |sq| {
+            format!(" {}", self.letter_at(sq).unwrap_or('.'))
+        });
         let hand: String = [('T', Color::White), ('t', Color::Black)]
             .iter()
             .filter(|(_, c)| self.town_in_hand(*c))

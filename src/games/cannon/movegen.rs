@@ -53,17 +53,39 @@ impl Guns {
     }
 }
 
-/// The steps by which a soldier of `us` captures: forward, diagonally forward, sideways.
+/// The steps by which a soldier of `us` moves onto an empty square (and captures):
+/// forward and diagonally forward.
+#[inline(always)]
+pub(crate) fn forward_steps(us: Color) -> [Offset; 3] {
+    let fwd = forward(us);
+    [fwd, Offset::new(1, fwd.dr), Offset::new(-1, fwd.dr)]
+}
+
+/// The steps by which a soldier of `us` captures: its forward steps, and sideways.
 #[inline(always)]
 pub(crate) fn capture_steps(us: Color) -> [Offset; 5] {
-    let fwd = forward(us);
-    [
-        fwd,
-        Offset::new(1, fwd.dr),
-        Offset::new(-1, fwd.dr),
-        EAST,
-        WEST,
-    ]
+    let [f, fe, fw] = forward_steps(us);
+    [f, fe, fw, EAST, WEST]
+}
+
+/// The squares a cannon's shift and shots may cross (see [`CannonPosition::gun_reach`]).
+pub(crate) struct Lanes {
+    /// The empty squares.
+    pub empty: Bb,
+    /// The squares a shot at distance three may pass over, two beyond the front.
+    pub second: Bb,
+}
+
+/// What the cannon whose front soldier is in `front` can do in the direction `d` (away from
+/// its other soldiers), for every such cannon at once.
+pub(crate) struct GunReach {
+    /// The square beyond the front, if empty: a shift moves the cannon there (3 steps back
+    /// from it is the rear soldier).
+    pub shift: Bb,
+    /// Shots at distance two and three from the front (whatever stands there now: a shot
+    /// needs an enemy piece on the square).
+    pub shot2: Bb,
+    pub shot3: Bb,
 }
 
 /// The piece code of a town, in drop moves.
@@ -96,6 +118,12 @@ impl CannonPosition {
         soldiers & s1 & self.t.shift(s1, back)
     }
 
+    /// The high ends of the cannons whose low ends along `d` are `lows`.
+    #[inline(always)]
+    pub(crate) fn cannon_highs(&self, lows: Bb, d: Offset) -> Bb {
+        self.t.shift(self.t.shift(lows, d), d)
+    }
+
     /// Appends the moves of the side to move.
     pub(crate) fn generate(&self, out: &mut MoveList, gen: Gen) {
         let us = self.side;
@@ -121,7 +149,7 @@ impl CannonPosition {
         let back = reverse(fwd);
 
         // Steps and captures, one direction at a time.
-        for d in [fwd, Offset::new(1, fwd.dr), Offset::new(-1, fwd.dr)] {
+        for d in forward_steps(us) {
             let to = t.shift(s, d);
             if gen == Gen::All {
                 push_moves(out, to & empty, d, 1, MoveKind::Normal);
@@ -144,28 +172,53 @@ impl CannonPosition {
         }
 
         // Cannons: shifts and shots at both ends of every cannon.
-        let third_ok = if self.clear_shot {
-            empty
-        } else {
-            t.geo.valid()
-        };
+        let lanes = self.lanes(empty);
         for line in LINES {
             let low = self.cannon_lows(s, line);
             if low.is_empty() {
                 continue;
             }
-            let high = t.shift(t.shift(low, line), line);
+            let high = self.cannon_highs(low, line);
             for (front, d) in [(high, line), (low, reverse(line))] {
-                // The square beyond the front: a shift lands there, a shot needs it empty.
-                let first = t.shift(front, d) & empty;
+                let reach = self.gun_reach(front, d, &lanes);
                 if gen == Gen::All {
-                    push_moves(out, first, d, 3, MoveKind::Normal);
+                    push_moves(out, reach.shift, d, 3, MoveKind::Normal);
                 }
-                let second = t.shift(first, d);
-                push_moves(out, second & enemy, d, 2, MoveKind::Shot);
-                let third = t.shift(second & third_ok, d);
-                push_moves(out, third & enemy, d, 3, MoveKind::Shot);
+                push_moves(out, reach.shot2 & enemy, d, 2, MoveKind::Shot);
+                push_moves(out, reach.shot3 & enemy, d, 3, MoveKind::Shot);
             }
+        }
+    }
+
+    /// What a cannon's shift and shots may cross when the empty squares are `empty`.
+    #[inline(always)]
+    pub(crate) fn lanes(&self, empty: Bb) -> Lanes {
+        Lanes {
+            empty,
+            // The square between the front and a shot at distance three need only be empty
+            // under the clear-shot rule.
+            second: if self.clear_shot {
+                empty
+            } else {
+                self.t.geo.valid()
+            },
+        }
+    }
+
+    /// The shifts and shots of the cannons whose front soldiers are `front`, firing along `d`:
+    /// the shift needs the square beyond the front empty, a shot at distance two needs that
+    /// square empty too, and a shot at distance three also needs the square between to be in
+    /// `lanes.second`.
+    #[inline(always)]
+    pub(crate) fn gun_reach(&self, front: Bb, d: Offset, lanes: &Lanes) -> GunReach {
+        let t = self.t;
+        let shift = t.shift(front, d) & lanes.empty;
+        let shot2 = t.shift(shift, d);
+        let shot3 = t.shift(shot2 & lanes.second, d);
+        GunReach {
+            shift,
+            shot2,
+            shot3,
         }
     }
 
@@ -179,7 +232,7 @@ impl CannonPosition {
             let low = self.cannon_lows(soldiers, line);
             if low.any() {
                 guns.low[i] = low;
-                guns.high[i] = self.t.shift(self.t.shift(low, line), line);
+                guns.high[i] = self.cannon_highs(low, line);
             }
         }
         guns
@@ -202,20 +255,15 @@ impl CannonPosition {
     /// (whatever stands there now: a shot needs an enemy piece on the square).
     #[inline]
     pub(crate) fn shot_squares(&self, guns: &Guns, empty: Bb) -> Bb {
-        let t = self.t;
-        let third_ok = if self.clear_shot {
-            empty
-        } else {
-            t.geo.valid()
-        };
+        let lanes = self.lanes(empty);
         let mut hit = Bb::EMPTY;
         for (i, line) in LINES.into_iter().enumerate() {
             if guns.low[i].is_empty() {
                 continue;
             }
             for (front, d) in [(guns.high[i], line), (guns.low[i], reverse(line))] {
-                let second = t.shift(t.shift(front, d) & empty, d);
-                hit |= second | t.shift(second & third_ok, d);
+                let reach = self.gun_reach(front, d, &lanes);
+                hit |= reach.shot2 | reach.shot3;
             }
         }
         hit

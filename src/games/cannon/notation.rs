@@ -21,9 +21,10 @@ impl CannonPosition {
     }
 
     pub fn move_string(&self, m: Move, notation: Notation) -> String {
-        let zero = notation == Notation::XBoard;
+        let zero = notation.ranks_from_zero(self.t.geo.ranks());
         let mut s = self.leg(m, zero);
-        if zero && m.kind() == MoveKind::Shot {
+        // XBoard writes a shot as two legs, to the victim and back.
+        if notation == Notation::XBoard && m.kind() == MoveKind::Shot {
             let geo = &self.t.geo;
             s.push(',');
             s += &geo.square_name(m.to(), zero);
@@ -48,7 +49,7 @@ impl CannonPosition {
     /// Reads a move by matching the legal moves' strings. A shot may come as one leg or as
     /// two legs (the second leg must be the first reversed), in either notation.
     pub fn parse(&self, s: &str, notation: Notation) -> Option<Move> {
-        let zero = notation == Notation::XBoard;
+        let zero = notation.ranks_from_zero(self.t.geo.ranks());
         let s = s.trim();
         let (first, second) = match s.split_once(',') {
             Some((a, b)) => (a, Some(b)),

@@ -1,17 +1,180 @@
-//! Cannons of Chesstonia: the cannon machinery beside the board.
+//! Cannons of Chesstonia (G. K. Gifford, 2006): orthodox chess plus a cannon per side beside
+//! the board that launches four projectiles onto it (a Pawn, a Wazir, a Ferz and a Stone).
 //!
 //! The 12x8 word holds the chess board on files c..j; for chess pieces files a, b, k and l are
 //! holes (the geometry), so no line or leap ever enters them. The machinery stands on squares of
-//! those files listed in `ChessTables::extra`: each side's cannon on its track, its stored
-//! projectiles on their home squares and the loaded one on the load square. These pieces are
-//! ordinary board entries (in the board array, the bitboards and the key), so make, unmake, FEN
-//! and repetition need nothing new; only the moves that start there are generated here.
+//! those files listed in `ChessTables::extra`: each side's cannon (`Role::TrackCannon`) on its
+//! track, its stored projectiles on their home squares and the loaded one on the load square.
+//! These pieces are ordinary board entries (in the board array, the bitboards and the key), so
+//! unmake, FEN and repetition need nothing new; the moves that start there are generated and
+//! made here.
 
+use super::eval::role_values;
+use super::eval_terms::Tapered;
 use super::piece::{Piece, Role};
 use super::position::ChessPosition;
 use super::rules::ChessRules;
+use super::see::SeeStart;
 use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::{err, GameError, Move, MoveList};
+
+/// Cannons of Chesstonia.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Chesstonia;
+
+/// What a loaded projectile is worth beyond a stored one.
+const LOADED_BONUS: i32 = 10;
+
+impl ChessRules for Chesstonia {
+    const ROLES: &'static [Role] = &[
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+        Role::TrackCannon,
+        Role::Wazir,
+        Role::Ferz,
+        Role::Stone,
+    ];
+    const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+
+    /// Stones can never be captured.
+    #[inline(always)]
+    fn uncapturable<W: BitWord>(pos: &ChessPosition<W, Self>) -> Bitboard<W> {
+        pos.role_bb(Role::Stone)
+    }
+
+    /// Launched Wazirs and Ferzes attack one step around them (the stored ones stand off the
+    /// board, where the tables are empty; the cannon attacks nothing).
+    #[inline(always)]
+    fn extra_attackers<W: BitWord>(
+        pos: &ChessPosition<W, Self>,
+        sq: Square,
+        _occ: Bitboard<W>,
+        _them: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let t = pos.t;
+        (t.wazir.get(sq) & pos.role_bb(Role::Wazir)) | (t.ferz.get(sq) & pos.role_bb(Role::Ferz))
+    }
+
+    /// Launched Wazirs and Ferzes: one-step leapers, which a pin still lets step along the pin
+    /// line.
+    #[inline(always)]
+    fn generate_pieces<W: BitWord>(
+        pos: &ChessPosition<W, Self>,
+        out: &mut MoveList,
+        target: Bitboard<W>,
+        pinned: Bitboard<W>,
+        ksq: Square,
+    ) {
+        let t = pos.t;
+        for (role, table) in [(Role::Wazir, &t.wazir), (Role::Ferz, &t.ferz)] {
+            for from in pos.pieces(pos.side, role) {
+                for to in pos.pin_limited(pinned, ksq, from, table.get(from) & target) {
+                    out.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn generate_more<W: BitWord>(
+        pos: &ChessPosition<W, Self>,
+        out: &mut MoveList,
+        target: Bitboard<W>,
+        in_check: bool,
+    ) {
+        pos.generate_cannon_actions(out, target, in_check);
+    }
+
+    /// The cannon actions start off the chess board: a cannon move, a load or an unload (which
+    /// leave the fifty-move count running), or a firing (which resets it). Unmake takes them
+    /// back as plain moves.
+    #[inline(always)]
+    fn make_own<W: BitWord>(pos: &mut ChessPosition<W, Self>, m: Move) -> bool {
+        let geo = &pos.t.geo;
+        if geo.is_valid(m.from()) {
+            return false;
+        }
+        let p = pos.remove(m.from());
+        pos.put(p, m.to());
+        if geo.is_valid(m.to()) {
+            pos.halfmove = 0;
+        }
+        true
+    }
+
+    /// A side with a projectile left can always move its cannon, a move that changes nothing
+    /// on the board: it is never in zugzwang, and a null move stands for that move.
+    fn has_free_tempo<W: BitWord>(pos: &ChessPosition<W, Self>) -> bool {
+        pos.has_projectiles(pos.side)
+    }
+
+    /// Moving the cannon, loading and unloading change nothing on the board; firing places
+    /// the loaded projectile on an empty square, where it may be taken (a Stone never can be).
+    #[inline(always)]
+    fn see_start_own<W: BitWord>(pos: &ChessPosition<W, Self>, m: Move) -> Option<SeeStart<W>> {
+        let geo = &pos.t.geo;
+        let (from, to) = (m.from(), m.to());
+        if geo.is_valid(from) {
+            return None;
+        }
+        let role = Piece::from_code(pos.board[from.index()]).role();
+        Some(if !geo.is_valid(to) || role == Role::Stone {
+            SeeStart::Done(0)
+        } else {
+            SeeStart::Exchange {
+                gain: 0,
+                stake: super::see::see_value(role),
+                occ: (pos.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to),
+            }
+        })
+    }
+
+    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+        pos.validate_machinery()
+    }
+
+    #[inline(always)]
+    fn piece_reach<W: BitWord>(
+        pos: &ChessPosition<W, Self>,
+        role: Role,
+        sq: Square,
+        _occ: Bitboard<W>,
+        _own: Bitboard<W>,
+    ) -> Bitboard<W> {
+        match role {
+            Role::Wazir => pos.t.wazir.get(sq),
+            Role::Ferz => pos.t.ferz.get(sq),
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// The machinery: a projectile still to be fired is worth most of what it will be on the
+    /// board (it lands where its side chooses), a loaded one a little more; the cannon itself
+    /// is counted through its projectiles. (Material counts them in full: see `role_value`.)
+    fn evaluate_extra<W: BitWord>(pos: &ChessPosition<W, Self>) -> (Tapered, i32) {
+        let t = pos.t;
+        let mut score = Tapered::default();
+        for sq in pos.occupied() & !t.geo.valid() {
+            let p = pos.piece_at(sq).unwrap();
+            if p.role() == Role::TrackCannon {
+                continue;
+            }
+            let sign = if p.color() == Color::White { 1 } else { -1 };
+            let loaded = if t.load_squares.contains(sq) {
+                LOADED_BONUS
+            } else {
+                0
+            };
+            let v = role_values(p.role());
+            score += Tapered::new(v.mg * 3 / 4 + loaded, v.eg * 3 / 4 + loaded) * sign;
+        }
+        (score, 0)
+    }
+}
 
 const FILES: usize = 12;
 
@@ -68,7 +231,7 @@ pub(crate) fn machine_squares<W: BitWord>() -> (Bitboard<W>, Bitboard<W>) {
     (all, loads)
 }
 
-impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
+impl<W: BitWord> ChessPosition<W, Chesstonia> {
     /// Whether side `c` still has a projectile in storage or loaded (its cannon may move).
     pub fn has_projectiles(&self, c: Color) -> bool {
         let m = machine(c);
@@ -132,7 +295,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// storage squares holding their own projectile, load squares one of their side's
     /// projectiles, at most one of each kind off the board, and no cannon on the board.
     pub(crate) fn validate_machinery(&self) -> Result<(), GameError> {
-        if (self.role_bb(Role::Cannon) & self.t.geo.valid()).any() {
+        if (self.role_bb(Role::TrackCannon) & self.t.geo.valid()).any() {
             return err("a cannon stands on the board; cannons stay on their tracks");
         }
         for c in Color::BOTH {
@@ -144,7 +307,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 .count();
             for &s in &m.track {
                 if let Some(p) = self.piece_at(s) {
-                    if p != Piece::new(c, Role::Cannon) {
+                    if p != Piece::new(c, Role::TrackCannon) {
                         return err(format!("'{}' on a cannon track", p.letter()));
                     }
                 }

@@ -2,6 +2,7 @@
 //! from the board's geometry (so it works on every board shape), tapered by game phase, plus
 //! the positional terms of `eval_terms`.
 
+use super::eval_terms::Tapered;
 use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::ChessRules;
@@ -13,11 +14,12 @@ use crate::board::{BitWord, Color};
 /// bishop; the Cannonrider a rook's worth (5), more in the middle game for its tactics, less in
 /// the end game where it cannot even mate a bare king; the Scorpion 1.5, rising in the end game.
 /// Chesstonia's projectiles: Wazir and Ferz a pawn and a half (the shatranj estimates), the Stone
-/// a little (a blocker that can never be removed).
-const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140, 120, 150, 60];
-const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190, 140, 150, 30];
+/// a little (a blocker that can never be removed). Chesstonia's cannon nothing: it is worth its
+/// projectiles.
+const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140, 120, 150, 60, 0];
+const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190, 140, 150, 30, 0];
 /// Phase weight of each role; 24 is a full board of minor and major pieces.
-const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0, 0, 0, 0];
+const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0, 0, 0, 0, 0];
 const FULL_PHASE: i32 = 24;
 
 /// Plain material value (middle-game), used for move ordering.
@@ -25,25 +27,28 @@ pub fn role_value(r: Role) -> i32 {
     VALUE_MG[r.index()]
 }
 
+/// Middle-game and end-game values of a role.
+pub(crate) fn role_values(r: Role) -> Tapered {
+    Tapered::new(VALUE_MG[r.index()], VALUE_EG[r.index()])
+}
+
+/// What a piece of the role adds to the game phase.
+pub(crate) fn phase_weight(r: Role) -> i32 {
+    PHASE[r.index()]
+}
+
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Material from white's point of view at the middle-game values: pieces on the board,
     /// Swedish cannons in reserve and Chesstonia's projectiles still to be fired all count in
     /// full, whatever their square, the game phase or the screens around.
     pub fn material_white(&self) -> i32 {
-        let geo = &self.t.geo;
         let mut v = 0;
         for sq in self.occupied() {
             let p = self.piece_at(sq).unwrap();
-            // Chesstonia's cannon lives off the board and cannot be taken: its worth is its
-            // projectiles.
-            if R::CHESSTONIA && !geo.is_valid(sq) && p.role() == Role::Cannon {
-                continue;
-            }
             let sign = if p.color() == Color::White { 1 } else { -1 };
             v += sign * VALUE_MG[p.role().index()];
         }
-        let cannon = VALUE_MG[Role::Cannon.index()];
-        v + (self.reserve[0] as i32 - self.reserve[1] as i32) * cannon
+        v + R::material_extra(self)
     }
 
     /// Evaluation from white's point of view.
@@ -54,25 +59,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mut mg = 0;
         let mut eg = 0;
         let mut phase = 0;
-        for sq in self.occupied() {
+        // Pieces on the board here; what the variant keeps elsewhere, below.
+        for sq in self.occupied() & geo.valid() {
             let p = self.piece_at(sq).unwrap();
             let role = p.role();
             let sign = if p.color() == Color::White { 1 } else { -1 };
-            if R::CHESSTONIA && !geo.is_valid(sq) {
-                // The cannon machinery: a projectile still to be fired is worth most of what it
-                // will be on the board (it lands where its side chooses), a loaded one a little
-                // more; the cannon itself is counted through its projectiles.
-                if role != Role::Cannon {
-                    let loaded = if self.t.load_squares.contains(sq) {
-                        10
-                    } else {
-                        0
-                    };
-                    mg += sign * (VALUE_MG[role.index()] * 3 / 4 + loaded);
-                    eg += sign * (VALUE_EG[role.index()] * 3 / 4 + loaded);
-                }
-                continue;
-            }
             let f2 = 2 * geo.file_of(sq) as i32;
             let r2 = 2 * geo.rank_of(sq) as i32;
             // Distance from the centre in half-squares (0 at the middle).
@@ -96,7 +87,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 Role::Queen => (-centre, -2 * centre),
                 Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
                 Role::Wazir | Role::Ferz => (-2 * centre, -2 * centre),
-                Role::Stone => (0, 0),
+                Role::Stone | Role::TrackCannon => (0, 0),
                 Role::King => {
                     // Hide in the middle game, centralise in the end game.
                     (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
@@ -106,15 +97,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             eg += sign * (VALUE_EG[role.index()] + e);
             phase += PHASE[role.index()];
         }
-        // A cannon in reserve is worth a little less than one on the board: it still has to
-        // find a second-rank pawn with room ahead.
-        let cannon = Role::Cannon.index();
-        for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
-            let n = self.reserve[c.index()] as i32;
-            mg += sign * n * (VALUE_MG[cannon] - 20);
-            eg += sign * n * (VALUE_EG[cannon] - 20);
-            phase += n * PHASE[cannon];
-        }
+        let (extra, extra_phase) = R::evaluate_extra(self);
+        mg += extra.mg;
+        eg += extra.eg;
+        phase += extra_phase;
         let positional = self.positional_white();
         mg += positional.mg;
         eg += positional.eg;

@@ -8,17 +8,18 @@
 use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::ChessRules;
-use crate::board::{BitWord, Bitboard, Color, Offset, RayDir, Square};
+use crate::board::{BitWord, Bitboard, Color, Offset, Square};
 
 /// A middle-game and an end-game score, blended by phase at the end of the evaluation.
+/// (Public for the evaluation hooks of `ChessRules`.)
 #[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
-pub(super) struct Tapered {
+pub struct Tapered {
     pub mg: i32,
     pub eg: i32,
 }
 
 impl Tapered {
-    const fn new(mg: i32, eg: i32) -> Self {
+    pub const fn new(mg: i32, eg: i32) -> Self {
         Tapered { mg, eg }
     }
 }
@@ -84,7 +85,7 @@ fn mobility_weight(role: Role) -> Option<(Tapered, i32)> {
         Role::Cannon => (Tapered::new(3, 3), 5),
         Role::Cannonrider => (Tapered::new(2, 2), 8),
         Role::Wazir | Role::Ferz => (Tapered::new(2, 2), 2),
-        Role::Pawn | Role::Scorpion | Role::King | Role::Stone => return None,
+        Role::Pawn | Role::Scorpion | Role::King | Role::Stone | Role::TrackCannon => return None,
     })
 }
 
@@ -202,7 +203,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 
     /// The squares a piece moves to or attacks, as far as the evaluation cares (`own`: the
-    /// pieces of its side, which decide whether a Swedish cannon has a jump).
+    /// pieces of its side). The variant's own pieces answer through their rules, with the
+    /// move generator's functions.
     fn reach(&self, role: Role, sq: Square, occ: Bitboard<W>, own: Bitboard<W>) -> Bitboard<W> {
         let t = self.t;
         match role {
@@ -210,27 +212,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             Role::Bishop => t.rays.bishop_attacks(sq, occ),
             Role::Rook => t.rays.rook_attacks(sq, occ),
             Role::Queen => t.rays.rook_attacks(sq, occ) | t.rays.bishop_attacks(sq, occ),
-            Role::Cannon => {
-                // Its jumps; only without any jump its rook slide, as in the move generator.
-                let mut jumps = Bitboard::EMPTY;
-                for d in RayDir::ORTHOGONAL {
-                    jumps |= t.rays.hop_line(d, sq, occ);
-                }
-                jumps &= !own;
-                if jumps.any() {
-                    jumps
-                } else {
-                    t.rays.rook_attacks(sq, occ) & !occ
-                }
-            }
-            Role::Cannonrider if t.dark.contains(sq) => {
-                (t.rays.rook_attacks(sq, occ) & !occ)
-                    | t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ)
-            }
-            Role::Cannonrider => t.rays.nightrider_attacks(sq, occ),
-            Role::Wazir => t.wazir.get(sq),
-            Role::Ferz => t.ferz.get(sq),
-            Role::Pawn | Role::Scorpion | Role::King | Role::Stone => Bitboard::EMPTY,
+            Role::Pawn | Role::King => Bitboard::EMPTY,
+            _ => R::piece_reach(self, role, sq, occ, own),
         }
     }
 

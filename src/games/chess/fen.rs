@@ -3,11 +3,11 @@
 
 use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
-use super::rules::{start_count, ChessRules};
-use super::tables::{ChessTables, MAX_RESERVE};
+use super::rules::ChessRules;
+use super::tables::ChessTables;
 use crate::board::fen::{read_board, write_board};
 use crate::board::{BitWord, Color};
-use crate::games::{err, GameError, Variant};
+use crate::games::{err, read_fen_clocks, GameError, Variant};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
@@ -33,7 +33,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             };
             pos.put(p, sq);
         }
-        pos.validate_variant_pieces()?;
+        R::validate_pieces(&pos)?;
         for c in Color::BOTH {
             let kings = pos.pieces(c, Role::King).count();
             if kings != 1 {
@@ -44,11 +44,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         if (pos.pawn_like() & promo_ranks & geo.valid()).any() {
             return err("a pawn stands on the first or last rank");
         }
-        if R::CHESSTONIA {
-            pos.validate_machinery()?;
-        } else if (pos.occupied() & !geo.valid()).any() {
-            return err("a piece stands off the board");
-        }
+        R::validate_off_board(&pos)?;
 
         pos.side = match fields.next().unwrap_or("w") {
             "w" | "W" => Color::White,
@@ -61,19 +57,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         if let Some(ep) = fields.next().filter(|s| *s != "-") {
             pos.read_en_passant(ep)?;
         }
-        pos.halfmove = match fields.next() {
-            None => 0,
-            Some(s) => s
-                .parse()
-                .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
-        };
-        pos.fullmove = match fields.next() {
-            None => 1,
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
-                .max(1),
-        };
+        (pos.halfmove, pos.fullmove) = read_fen_clocks(&mut fields)?;
         if let Some(extra) = fields.next() {
             return err(format!("unexpected '{extra}' after the FEN"));
         }
@@ -84,43 +68,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         Ok(pos)
     }
 
-    /// The conditions of "Which positions are valid" that depend on the variant and not only on
-    /// the rule set: one kind of pawn in each Cannonrider game, and the Swedish cannon count.
-    fn validate_variant_pieces(&self) -> Result<(), GameError> {
-        if R::SCORPIONS {
-            let (wanted, other) = if start_count::<R>(self.variant, Role::Scorpion) > 0 {
-                (Role::Scorpion, Role::Pawn)
-            } else {
-                (Role::Pawn, Role::Scorpion)
-            };
-            if self.role_bb(other).any() {
-                return err(format!(
-                    "{} has no {}s, only {}s",
-                    self.variant.name,
-                    role_name(other),
-                    role_name(wanted)
-                ));
-            }
-        }
-        if R::SWEDISH_CANNONS {
-            let most = start_count::<R>(self.variant, Role::Cannon);
-            for c in Color::BOTH {
-                let count = self.pieces(c, Role::Cannon).count() as usize
-                    + self.reserve[c.index()] as usize;
-                if count > most {
-                    return err(format!(
-                        "{} has {count} cannons (board and reserve together), {} allows at most {most}",
-                        c.name(),
-                        self.variant.name
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads the bracketed reserve (`[CCcc]`, `[]`, `[-]`). Only variants with Swedish cannons
-    /// have a reserve, and it holds nothing but cannons.
+    /// Reads the bracketed reserve (`[CCcc]`, `[]`, `[-]`); what may be in it is the variant's
+    /// to say.
     fn read_reserve(&mut self, hand: &str) -> Result<(), GameError> {
         let Some(inner) = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']')) else {
             return err(format!(
@@ -130,21 +79,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         if inner.is_empty() || inner == "-" {
             return Ok(());
         }
-        if !R::SWEDISH_CANNONS {
-            return err(format!("this game has no pieces in hand: '{hand}'"));
-        }
-        for c in inner.chars() {
-            let color = match c {
-                'C' => Color::White,
-                'c' => Color::Black,
-                _ => return err(format!("only cannons (C, c) can be in reserve, not '{c}'")),
-            };
-            if self.reserve[color.index()] as usize >= MAX_RESERVE {
-                return err(format!("more than {MAX_RESERVE} cannons in reserve"));
-            }
-            self.reserve[color.index()] += 1;
-        }
-        Ok(())
+        R::read_reserve(self, hand, inner)
     }
 
     fn read_castling(&mut self, field: &str) -> Result<(), GameError> {
@@ -223,12 +158,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let pawn_sq = geo.step(ep, self.t.forward(!us));
         let origin = geo.step(ep, self.t.forward(us));
         let pawn_there = pawn_sq.is_some_and(|s| (self.pawn_like() & self.ours(!us)).contains(s));
-        // The pawn's origin is empty after a double step, or holds the cannon that replaced it.
-        let cannon = Piece::new(!us, Role::Cannon);
+        // The pawn's origin is empty after a double step (unless the variant says otherwise).
         let clear = self.piece_at(ep).is_none()
             && origin.is_some_and(|s| {
-                self.piece_at(s).is_none()
-                    || (R::SWEDISH_CANNONS && self.piece_at(s) == Some(cannon))
+                self.piece_at(s).is_none() || R::ep_origin_may_be_occupied(self, s, !us)
             });
         if !pawn_there || !clear {
             return err(format!(
@@ -247,13 +180,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mut s = write_board(geo, geo.valid() | self.t.extra, |sq| {
             self.piece_at(sq).map(Piece::letter)
         });
-        if R::SWEDISH_CANNONS {
-            s.push('[');
-            for (c, letter) in [(Color::White, "C"), (Color::Black, "c")] {
-                s += &letter.repeat(self.reserve[c.index()] as usize);
-            }
-            s.push(']');
-        }
+        R::write_reserve(self, &mut s);
         s.push_str(if self.side == Color::White {
             " w "
         } else {
@@ -310,13 +237,5 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             s.push('-');
         }
         s
-    }
-}
-
-fn role_name(r: Role) -> &'static str {
-    match r {
-        Role::Scorpion => "Scorpion",
-        Role::Pawn => "pawn",
-        _ => "piece",
     }
 }

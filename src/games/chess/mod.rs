@@ -1,6 +1,7 @@
 //! The chess family: one position type on any geometry, used by orthodox chess and by the
 //! cannon chess variants.
 
+mod cannonrider;
 mod chesstonia;
 mod eval;
 mod eval_terms;
@@ -11,23 +12,26 @@ mod position;
 mod rules;
 mod san;
 mod see;
+mod swedish;
 mod tables;
 
+pub use cannonrider::Cannonrider;
+pub use chesstonia::Chesstonia;
 pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
 pub use rules::{
-    Cannonrider, ChessBoard, ChessRules, Chesstonia, Orthodox, SwedishCannon, GUSTAVIAN_CHESS,
-    GUSTAVIAN_CHESS_START,
+    ChessBoard, ChessRules, Orthodox, GUSTAVIAN_CHESS, GUSTAVIAN_CHESS_START,
 };
+pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
+use crate::board::fen::diagram;
 use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::{
     err, from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome,
     Variant,
 };
-use position::FROM_SCORPION;
 use std::sync::OnceLock;
 
 /// Orthodox chess on the 8x8 board with `u64` bitboards.
@@ -98,17 +102,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The move string: from, to, and a lower-case promotion letter.
     pub fn move_string(&self, m: Move, notation: Notation) -> String {
         let geo = &self.t.geo;
-        let zero = notation == Notation::XBoard && geo.ranks() == 10;
+        let zero = notation.ranks_from_zero(geo.ranks());
         let mut s = geo.square_name(m.from(), zero);
         s += &geo.square_name(m.to(), zero);
         match m.kind() {
-            MoveKind::Drop => {
+            // An entry is written as a drop: the piece letter, `@` and the square.
+            MoveKind::Entry => {
                 let mut d = Role::from_index(m.piece() as usize).letter().to_string();
                 d.push('@');
                 return d + &geo.square_name(m.to(), zero);
             }
             MoveKind::Promotion => s.push(
-                Role::from_index((m.piece() & !FROM_SCORPION) as usize)
+                Role::from_index(m.piece() as usize)
                     .letter()
                     .to_ascii_lowercase(),
             ),
@@ -124,7 +129,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             | self.role_bb(Role::Cannon)
             | self.role_bb(Role::Cannonrider)
             | self.role_bb(Role::Wazir)
-            | self.role_bb(Role::Ferz);
+            | self.role_bb(Role::Ferz)
+            // Chesstonia's cannon never leaves its track: there the game is never drawn for
+            // want of material.
+            | self.role_bb(Role::TrackCannon);
         if heavy.any() {
             return false;
         }
@@ -192,10 +200,8 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         if self.in_check() {
             return false;
         }
-        // In Chesstonia a side with a projectile left can always move its cannon, a move that
-        // changes nothing on the board: it is never in zugzwang, and a null move stands for
-        // that move.
-        if R::CHESSTONIA && self.has_projectiles(self.side) {
+        // A side that can always make a move that changes nothing is never in zugzwang.
+        if R::has_free_tempo(self) {
             return true;
         }
         // Zugzwang is common when only king and pawns are left.
@@ -268,21 +274,21 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
-                role_value(Role::from_index((m.piece() & !FROM_SCORPION) as usize))
+                role_value(Role::from_index(m.piece() as usize))
             } else {
                 0
             }
     }
 
     fn mover_value(&self, m: Move) -> i32 {
-        if m.kind() == MoveKind::Drop {
+        if m.kind() == MoveKind::Entry {
             return 0;
         }
         self.piece_at(m.from()).map_or(0, |p| role_value(p.role()))
     }
 
     fn moved_kind(&self, m: Move) -> usize {
-        if m.kind() == MoveKind::Drop {
+        if m.kind() == MoveKind::Entry {
             return Role::from_index(m.piece() as usize).index();
         }
         self.piece_at(m.from()).map_or(0, |p| p.role().index())
@@ -299,27 +305,12 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
 
     fn board_diagram(&self) -> String {
         let geo = &self.t.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks()).rev() {
-            s += &format!("{:>2} ", rank + 1);
-            for file in 0..geo.files() {
-                let sq = geo.square(file as i32, rank as i32).unwrap();
-                let c = if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
-                    ' '
-                } else {
-                    self.piece_at(sq).map_or('.', Piece::letter)
-                };
-                s.push(' ');
-                s.push(c);
+        diagram(geo, |sq| {
+            if !geo.is_valid(sq) && !self.t.extra.contains(sq) {
+                "  ".to_string()
+            } else {
+                format!(" {}", self.piece_at(sq).map_or('.', Piece::letter))
             }
-            s.push('\n');
-        }
-        s += "   ";
-        for file in 0..geo.files() {
-            s.push(' ');
-            s.push((b'a' + file as u8) as char);
-        }
-        s.push('\n');
-        s
+        })
     }
 }

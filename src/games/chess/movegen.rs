@@ -1,17 +1,21 @@
 //! Legal move generation for the chess family.
 //!
-//! Orthodox pieces only (`ChessRules::TEST_LEGALITY` false): check evasion by target masks,
-//! pins by rays from the king, king moves tested with the king lifted off the board, and the
-//! two rare cases (en passant, castling) tested directly.
+//! By pin masks (`generate_by_pins`, the default of `ChessRules::generate_legal`): check
+//! evasion by target masks, pins by rays from the king, king moves tested with the king lifted
+//! off the board, and the two rare cases (en passant, castling) tested directly.
 //!
 //! With hoppers or nightriders on the board a pin can run through a screen or along a knight
 //! line, so those variants generate pseudo-legal moves with the same shared code and keep the
-//! ones after which no enemy piece attacks the king (`leaves_king_safe`, which needs no make).
+//! ones after which no enemy piece attacks the king (`generate_by_testing`, with
+//! `leaves_king_safe`, which needs no make).
+//!
+//! The variants' own pieces and moves come from their rules' hooks (`generate_pieces`,
+//! `generate_more`), called at the same place by both generators.
 
 use super::piece::{Piece, Role};
-use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, FROM_SCORPION, WHITE_HIGH, WHITE_LOW};
+use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
 use super::rules::ChessRules;
-use crate::board::{BitWord, Bitboard, Color, Offset, RayDir, Square};
+use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::{Move, MoveKind, MoveList};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
@@ -35,24 +39,28 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         pinned
     }
 
-    /// Appends every legal move of the side to move.
+    /// Appends every legal move of the side to move (by the variant's way, see
+    /// `ChessRules::generate_legal`).
+    #[inline]
     pub fn generate_legal(&self, out: &mut MoveList) {
-        if R::TEST_LEGALITY {
-            return self.generate_tested(out);
-        }
+        R::generate_legal(self, out)
+    }
+
+    /// Pieces the side to move may capture: the other side's, but for those that can never
+    /// be captured.
+    #[inline(always)]
+    fn capturable(&self) -> Bitboard<W> {
+        !self.ours(self.side) & !R::uncapturable(self)
+    }
+
+    /// Appends every legal move of the side to move, found with pin masks.
+    pub(crate) fn generate_by_pins(&self, out: &mut MoveList) {
         let t = self.t;
         let us = self.side;
         let occ = self.occupied();
-        let own = self.ours(us);
         let ksq = self.king_square(us);
         let checkers = self.attackers_to(ksq, occ, !us);
-
-        // Chesstonia's Stones can never be captured: they are never a target.
-        let capturable = if R::CHESSTONIA {
-            !own & !self.role_bb(Role::Stone)
-        } else {
-            !own
-        };
+        let capturable = self.capturable();
         // King steps, tested with the king lifted so it cannot hide behind itself.
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
         for to in t.king.get(ksq) & capturable {
@@ -72,9 +80,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let pinned = self.pinned(ksq);
         self.generate_piece_moves(out, target, pinned, ksq);
         self.generate_pawn_moves(out, target, pinned, ksq);
-        if R::CHESSTONIA {
-            self.generate_cannon_actions(out, target, checkers.any());
-        }
+        R::generate_more(self, out, target, checkers.any());
 
         if checkers.is_empty() && self.castling != 0 {
             self.generate_castling(out, ksq);
@@ -83,7 +89,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     /// Legal moves by testing: pseudo-legal candidates from the shared generators, kept when
     /// the king is safe afterwards. Castling and en passant test themselves as they are made.
-    fn generate_tested(&self, out: &mut MoveList) {
+    pub(crate) fn generate_by_testing(&self, out: &mut MoveList) {
         let t = self.t;
         let us = self.side;
         let ksq = self.king_square(us);
@@ -97,22 +103,17 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let hot = if in_check {
             t.geo.valid()
         } else {
-            let lines = t.rook_line(ksq) | t.bishop_line(ksq);
-            if R::CANNONRIDERS {
-                lines | t.rays.nightrider_attacks(ksq, Bitboard::EMPTY)
-            } else {
-                lines
-            }
+            t.rook_line(ksq) | t.bishop_line(ksq) | R::hidden_lines(self, ksq)
         };
         for &m in &pseudo {
-            // Squares the move changes besides `from` and `to`: a drop's relocated pawn.
+            // Squares the move changes besides `from` and `to`: where an entry's piece goes.
             let extra = match m.kind() {
                 MoveKind::EnPassant => {
                     // Tested as it was generated.
                     out.push(m);
                     continue;
                 }
-                MoveKind::Drop => self.drop_pawn_square(m.to()),
+                MoveKind::Entry => R::entry_makes_way(self, m.to()),
                 _ => m.from(),
             };
             let quiet = m.from() != ksq
@@ -134,29 +135,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     #[inline(always)]
     pub(crate) fn generate_pseudo(&self, out: &mut MoveList) {
         let t = self.t;
-        let us = self.side;
-        let own = self.ours(us);
-        let ksq = self.king_square(us);
-        // Chesstonia's Stones can never be captured: they are never a target.
-        let capturable = if R::CHESSTONIA {
-            !own & !self.role_bb(Role::Stone)
-        } else {
-            !own
-        };
-        let target = capturable & t.geo.valid();
+        let ksq = self.king_square(self.side);
+        let target = self.capturable() & t.geo.valid();
         for to in t.king.get(ksq) & target {
             out.push(Move::normal(ksq, to));
         }
         self.generate_piece_moves(out, target, Bitboard::EMPTY, ksq);
         self.generate_pawn_moves(out, target, Bitboard::EMPTY, ksq);
-        self.generate_variant_moves(out);
-        if R::CHESSTONIA {
-            self.generate_cannon_actions(out, target, false);
-        }
+        R::generate_more(self, out, target, false);
     }
 
     /// Whether the side to move's king (on `ksq`) is not attacked after the pseudo-legal move
-    /// `m` (a normal move, promotion or drop): the board after the move is described by its
+    /// `m` (a normal move, promotion or entry): the board after the move is described by its
     /// occupancy and the enemy pieces still on it, so nothing is made or unmade.
     pub(crate) fn leaves_king_safe(&self, m: Move, ksq: Square) -> bool {
         let us = self.side;
@@ -165,9 +155,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let occ = self.occupied();
         let them = self.ours(!us);
         match m.kind() {
-            MoveKind::Drop => {
-                // The cannon appears where the pawn stood; the pawn lands two squares ahead.
-                let occ = occ | Bitboard::from_square(self.drop_pawn_square(m.to()));
+            MoveKind::Entry => {
+                // The piece enters where another stood, which makes way to another square.
+                let occ = occ | Bitboard::from_square(R::entry_makes_way(self, m.to()));
                 !self.attackers_among(ksq, occ, them, !us).any()
             }
             _ => {
@@ -178,18 +168,25 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
     }
 
-    /// Where the pawn goes when a cannon is dropped on its square `sq`: two squares ahead.
-    #[inline]
-    pub(crate) fn drop_pawn_square(&self, sq: Square) -> Square {
-        let two = 2 * self.t.geo.files();
-        Square::new(if self.side == Color::White {
-            sq.index() + two
+    /// The squares of `to_set` that a piece on `from` may go to when the pieces in `pinned`
+    /// are pinned to the king on `ksq`: a pinned piece stays on its line.
+    #[inline(always)]
+    pub(crate) fn pin_limited(
+        &self,
+        pinned: Bitboard<W>,
+        ksq: Square,
+        from: Square,
+        to_set: Bitboard<W>,
+    ) -> Bitboard<W> {
+        if pinned.contains(from) {
+            to_set & self.t.rays.line(ksq, from)
         } else {
-            sq.index() - two
-        } as u8)
+            to_set
+        }
     }
 
-    /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept on their line.
+    /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept on their line,
+    /// then the variant's pieces that pins bind the same way.
     #[inline(always)]
     fn generate_piece_moves(
         &self,
@@ -201,13 +198,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let t = self.t;
         let occ = self.occupied();
         let own = self.ours(self.side);
-        let allowed = |from: Square, to_set: Bitboard<W>| -> Bitboard<W> {
-            if pinned.contains(from) {
-                to_set & t.rays.line(ksq, from)
-            } else {
-                to_set
-            }
-        };
+        let allowed = |from, to_set| self.pin_limited(pinned, ksq, from, to_set);
         for from in self.pieces(self.side, Role::Knight) & !pinned {
             for to in t.knight.get(from) & target {
                 out.push(Move::normal(from, to));
@@ -225,116 +216,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 out.push(Move::normal(from, to));
             }
         }
-        if R::CHESSTONIA {
-            // Launched Wazirs and Ferzes: one-step leapers, which a pin still lets step along
-            // the pin line. (Stored ones stand off the board, where the tables are empty.)
-            for from in self.pieces(self.side, Role::Wazir) {
-                for to in allowed(from, t.wazir.get(from) & target) {
-                    out.push(Move::normal(from, to));
-                }
-            }
-            for from in self.pieces(self.side, Role::Ferz) {
-                for to in allowed(from, t.ferz.get(from) & target) {
-                    out.push(Move::normal(from, to));
-                }
-            }
-        }
-    }
-
-    /// Pseudo-legal moves of the variant pieces (Cannonriders, Scorpion leaps, Swedish cannons
-    /// and their drops); nothing in variants without them.
-    fn generate_variant_moves(&self, out: &mut MoveList) {
-        let t = self.t;
-        let geo = &t.geo;
-        let us = self.side;
-        let occ = self.occupied();
-        let own = self.ours(us);
-        let enemies = self.ours(!us);
-        let empty = !occ & geo.valid();
-        if R::CANNONRIDERS {
-            for from in self.pieces(us, Role::Cannonrider) {
-                // The square it starts from decides what it is.
-                let to_set = if t.dark.contains(from) {
-                    (t.rays.rook_attacks(from, occ) & empty)
-                        | (t.rays.hopper_targets(&RayDir::ORTHOGONAL, from, occ) & enemies)
-                } else {
-                    t.rays.nightrider_attacks(from, occ) & !own
-                };
-                for to in to_set {
-                    out.push(Move::normal(from, to));
-                }
-            }
-        }
-        if R::SWEDISH_CANNONS {
-            self.generate_swedish_cannon_moves(out);
-        }
-        if R::SCORPIONS {
-            let scorpions = self.pieces(us, Role::Scorpion);
-            let dr = us.sign() as i8;
-            for df in [2i8, -2] {
-                for to in geo.shift(scorpions, Offset::new(df, dr)) & empty {
-                    let from = geo.step(to, Offset::new(-df, -dr)).unwrap();
-                    if geo.rank_of(to) == self.last_rank() {
-                        push_promotions::<R>(out, from, to, FROM_SCORPION);
-                    } else {
-                        out.push(Move::normal(from, to));
-                    }
-                }
-            }
-        }
-    }
-
-    /// Swedish cannons on the board, and drops from the reserve. Only reached when
-    /// `R::SWEDISH_CANNONS`.
-    fn generate_swedish_cannon_moves(&self, out: &mut MoveList) {
-        let t = self.t;
-        let geo = &t.geo;
-        let us = self.side;
-        let occ = self.occupied();
-        let own = self.ours(us);
-        let empty = !occ & geo.valid();
-        for from in self.pieces(us, Role::Cannon) {
-            // Jumps: past one screen, to the empty squares beyond it or onto the first piece
-            // there if it is an enemy. Only a cannon with no jump at all (judged on the board,
-            // legality aside) may slide like a rook, without capturing.
-            let mut jumps = Bitboard::EMPTY;
-            for d in RayDir::ORTHOGONAL {
-                jumps |= t.rays.hop_line(d, from, occ);
-            }
-            jumps &= !own;
-            let to_set = if jumps.any() {
-                jumps
-            } else {
-                t.rays.rook_attacks(from, occ) & empty
-            };
-            for to in to_set {
-                out.push(Move::normal(from, to));
-            }
-        }
-        if self.reserve[us.index()] > 0 {
-            // A cannon enters on a second-rank pawn, which moves two squares ahead; both squares
-            // in front of the pawn must be empty.
-            let fwd = t.forward(us);
-            let second = geo.rank_mask(if us == Color::White {
-                1
-            } else {
-                geo.ranks() - 2
-            });
-            for sq in self.pieces(us, Role::Pawn) & second {
-                let one = geo.step(sq, fwd);
-                let two = one.and_then(|s| geo.step(s, fwd));
-                if let (Some(one), Some(two)) = (one, two) {
-                    if empty.contains(one) && empty.contains(two) {
-                        out.push(Move::new(sq, sq, MoveKind::Drop, Role::Cannon as u8));
-                    }
-                }
-            }
-        }
+        R::generate_pieces(self, out, target, pinned, ksq);
     }
 
     /// The rank on which the side to move promotes.
     #[inline(always)]
-    fn last_rank(&self) -> usize {
+    pub(crate) fn last_rank(&self) -> usize {
         if self.side == Color::White {
             self.t.geo.ranks() - 1
         } else {
@@ -356,14 +243,6 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let empty = !occ & geo.valid();
         let enemies = self.ours(!us);
         let pawns = self.pawn_like() & self.ours(us);
-        // Promotions of a Scorpion carry a flag so that unmake puts a Scorpion back.
-        let flag = |from: Square| -> u8 {
-            if R::SCORPIONS && self.board[from.index()] == Piece::new(us, Role::Scorpion).code() {
-                FROM_SCORPION
-            } else {
-                0
-            }
-        };
         let fwd = t.forward(us);
         let files = geo.files();
         let last_rank = geo.rank_mask(if us == Color::White {
@@ -395,7 +274,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 continue;
             }
             if last_rank.contains(to) {
-                push_promotions::<R>(out, from, to, flag(from));
+                push_promotions::<R>(out, from, to);
             } else {
                 out.push(Move::normal(from, to));
             }
@@ -412,7 +291,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                     continue;
                 }
                 if last_rank.contains(to) {
-                    push_promotions::<R>(out, from, to, flag(from));
+                    push_promotions::<R>(out, from, to);
                 } else {
                     out.push(Move::normal(from, to));
                 }
@@ -498,15 +377,16 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 let back = self.t.forward(!self.side);
                 self.t.geo.step(m.to(), back).and_then(|s| self.piece_at(s))
             }
-            MoveKind::Castle | MoveKind::Drop => None,
+            MoveKind::Castle | MoveKind::Entry => None,
             _ => self.piece_at(m.to()),
         }
     }
 }
 
+/// The promotions of a pawn-like piece from `from` to `to`, one per promotion role.
 #[inline]
-fn push_promotions<R: ChessRules>(out: &mut MoveList, from: Square, to: Square, flag: u8) {
+pub(crate) fn push_promotions<R: ChessRules>(out: &mut MoveList, from: Square, to: Square) {
     for &r in R::PROMOTIONS {
-        out.push(Move::new(from, to, MoveKind::Promotion, r as u8 | flag));
+        out.push(Move::new(from, to, MoveKind::Promotion, r as u8));
     }
 }

@@ -25,11 +25,14 @@ pub enum Role {
     Ferz = 10,
     /// Chesstonia projectile: never moves, cannot be captured, blocks lines.
     Stone = 11,
+    /// Chesstonia's cannon: it rides its track beside the board and launches the projectiles;
+    /// it never enters the board, attacks nothing and cannot be captured.
+    TrackCannon = 12,
 }
 
 impl Role {
-    pub const COUNT: usize = 12;
-    pub const ALL: [Role; 12] = [
+    pub const COUNT: usize = 13;
+    pub const ALL: [Role; 13] = [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
@@ -42,6 +45,7 @@ impl Role {
         Role::Wazir,
         Role::Ferz,
         Role::Stone,
+        Role::TrackCannon,
     ];
     /// The orthodox pieces.
     pub const ORTHODOX: [Role; 6] = [
@@ -76,7 +80,7 @@ impl Role {
             Role::Rook => 'R',
             Role::Queen => 'Q',
             Role::King => 'K',
-            Role::Cannon | Role::Cannonrider => 'C',
+            Role::Cannon | Role::Cannonrider | Role::TrackCannon => 'C',
             Role::Scorpion | Role::Stone => 'S',
             Role::Wazir => 'W',
             Role::Ferz => 'F',

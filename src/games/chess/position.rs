@@ -3,7 +3,7 @@
 use super::piece::{Piece, Role};
 use super::rules::{ChessRules, Orthodox};
 use super::tables::ChessTables;
-use crate::board::{BitWord, Bitboard, Color, RayDir, Square};
+use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::{Move, MoveKind, Variant};
 use std::marker::PhantomData;
 
@@ -16,14 +16,12 @@ pub(crate) const WHITE_LOW: u8 = 2;
 pub(crate) const BLACK_HIGH: u8 = 4;
 pub(crate) const BLACK_LOW: u8 = 8;
 
-/// Set in a promotion move's piece byte when the promoting piece is a Scorpion, so that unmake
-/// knows what to put back.
-pub(crate) const FROM_SCORPION: u8 = 0x10;
-
 /// What `unmake_move` needs to restore.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Undo {
     pub mv: Move,
+    /// The piece that moved (a promotion puts it back: a pawn or a pawn-like piece).
+    pub moved: u8,
     pub captured: u8,
     pub castling: u8,
     pub ep: Option<Square>,
@@ -169,41 +167,19 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let t = self.t;
         let rq = self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()];
         let bq = self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()];
-        let mut att = (t.knight.get(sq) & self.by_role[Role::Knight.index()])
+        let att = (t.knight.get(sq) & self.by_role[Role::Knight.index()])
             | (t.king.get(sq) & self.by_role[Role::King.index()])
             | (t.pawn_attacks[(!by).index()].get(sq) & self.pawn_like())
             | (t.rays.rook_attacks(sq, occ) & rq)
-            | (t.rays.bishop_attacks(sq, occ) & bq);
-        // Hoppers and nightriders attack symmetrically: the screen seen from `sq` is the screen
-        // seen from the cannon, and a nightrider line read backwards is a nightrider line.
-        if R::CANNONRIDERS {
-            let riders = self.by_role[Role::Cannonrider.index()] & them;
-            if riders.any() {
-                att |= t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ) & riders & t.dark;
-                att |= t.rays.nightrider_attacks(sq, occ) & riders & !t.dark;
-            }
-        }
-        if R::CHESSTONIA {
-            att |= (t.wazir.get(sq) & self.by_role[Role::Wazir.index()])
-                | (t.ferz.get(sq) & self.by_role[Role::Ferz.index()]);
-        }
-        if R::SWEDISH_CANNONS {
-            let cannons = self.by_role[Role::Cannon.index()] & them;
-            if cannons.any() {
-                att |= t.rays.hopper_targets(&RayDir::ORTHOGONAL, sq, occ) & cannons;
-            }
-        }
+            | (t.rays.bishop_attacks(sq, occ) & bq)
+            | R::extra_attackers(self, sq, occ, them);
         att & them
     }
 
-    /// Pawns and the pieces that move and capture like them (Scorpions), of both colours.
+    /// Pawns and the pieces that move and capture like them, of both colours.
     #[inline(always)]
     pub(crate) fn pawn_like(&self) -> Bitboard<W> {
-        if R::SCORPIONS {
-            self.by_role[Role::Pawn.index()] | self.by_role[Role::Scorpion.index()]
-        } else {
-            self.by_role[Role::Pawn.index()]
-        }
+        R::pawn_like(self)
     }
 
     #[inline(always)]
@@ -243,6 +219,20 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         (self.t.pawn_attacks[(!by).index()].get(ep) & self.pawn_like() & self.ours(by)).any()
     }
 
+    /// After a pawn-like piece went from `from` to `to` (of the side to move): if that was a
+    /// double step, the square it passed is the en-passant square, when the other side can use
+    /// it.
+    #[inline(always)]
+    pub(crate) fn note_double_step(&mut self, from: Square, to: Square) {
+        if to.index().abs_diff(from.index()) == 2 * self.t.geo.files() {
+            let passed = Square::new(((from.index() + to.index()) / 2) as u8);
+            if self.ep_capturable(passed, !self.side) {
+                self.ep = Some(passed);
+                self.key ^= self.t.keys.en_passant[self.t.geo.file_of(passed)];
+            }
+        }
+    }
+
     pub fn make(&mut self, m: Move) {
         let t = self.t;
         let us = self.side;
@@ -250,6 +240,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let to = m.to();
         let mut undo = Undo {
             mv: m,
+            moved: EMPTY,
             captured: EMPTY,
             castling: self.castling,
             ep: self.ep,
@@ -260,72 +251,44 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
         }
         self.halfmove += 1;
-        match m.kind() {
-            // Chesstonia's cannon actions start off the chess board: a cannon move, a load or
-            // an unload (which leave the fifty-move counter running), or a firing (which
-            // resets it). Unmake undoes them as plain moves.
-            _ if R::CHESSTONIA && !t.geo.is_valid(from) => {
-                let p = self.remove(from);
-                self.put(p, to);
-                if t.geo.is_valid(to) {
-                    self.halfmove = 0;
+        // The variant plays its own moves; the shared code plays the orthodox kinds.
+        if !R::make_own(self, m) {
+            match m.kind() {
+                MoveKind::Castle => {
+                    let (rf, rt) = self.castle_rook_squares(from, to);
+                    let king = self.remove(from);
+                    let rook = self.remove(rf);
+                    self.put(king, to);
+                    self.put(rook, rt);
                 }
-            }
-            MoveKind::Castle => {
-                let (rf, rt) = self.castle_rook_squares(from, to);
-                let king = self.remove(from);
-                let rook = self.remove(rf);
-                self.put(king, to);
-                self.put(rook, rt);
-            }
-            MoveKind::EnPassant => {
-                let cap = Square::new(if us == Color::White {
-                    to.index() - t.geo.files()
-                } else {
-                    to.index() + t.geo.files()
-                } as u8);
-                undo.captured = self.remove(cap).code();
-                let p = self.remove(from);
-                self.put(p, to);
-                self.halfmove = 0;
-            }
-            MoveKind::Drop => {
-                // A cannon from the reserve replaces a pawn, which moves two squares ahead and
-                // can be taken en passant on the square it passed.
-                let pawn_to = self.drop_pawn_square(to);
-                let passed = Square::new(((to.index() + pawn_to.index()) / 2) as u8);
-                let pawn = self.remove(to);
-                self.put(pawn, pawn_to);
-                self.put(Piece::new(us, Role::from_index(m.piece() as usize)), to);
-                self.set_reserve(us, self.reserve[us.index()] - 1);
-                self.halfmove = 0;
-                if self.ep_capturable(passed, !us) {
-                    self.ep = Some(passed);
-                    self.key ^= t.keys.en_passant[t.geo.file_of(passed)];
-                }
-            }
-            _ => {
-                if self.board[to.index()] != EMPTY {
-                    undo.captured = self.remove(to).code();
-                    self.halfmove = 0;
-                }
-                let p = self.remove(from);
-                if p.role() == Role::Pawn || (R::SCORPIONS && p.role() == Role::Scorpion) {
-                    self.halfmove = 0;
-                    let dist = to.index().abs_diff(from.index());
-                    if dist == 2 * t.geo.files() {
-                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
-                        if self.ep_capturable(ep, !us) {
-                            self.ep = Some(ep);
-                            self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
-                        }
-                    }
-                }
-                if m.kind() == MoveKind::Promotion {
-                    let role = Role::from_index((m.piece() & !FROM_SCORPION) as usize);
-                    self.put(Piece::new(us, role), to);
-                } else {
+                MoveKind::EnPassant => {
+                    let cap = Square::new(if us == Color::White {
+                        to.index() - t.geo.files()
+                    } else {
+                        to.index() + t.geo.files()
+                    } as u8);
+                    undo.captured = self.remove(cap).code();
+                    let p = self.remove(from);
                     self.put(p, to);
+                    self.halfmove = 0;
+                }
+                _ => {
+                    if self.board[to.index()] != EMPTY {
+                        undo.captured = self.remove(to).code();
+                        self.halfmove = 0;
+                    }
+                    let p = self.remove(from);
+                    undo.moved = p.code();
+                    if R::is_pawn_like(p.role()) {
+                        self.halfmove = 0;
+                        self.note_double_step(from, to);
+                    }
+                    if m.kind() == MoveKind::Promotion {
+                        let role = Role::from_index(m.piece() as usize);
+                        self.put(Piece::new(us, role), to);
+                    } else {
+                        self.put(p, to);
+                    }
                 }
             }
         }
@@ -352,45 +315,36 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         let from = m.from();
         let to = m.to();
-        match m.kind() {
-            MoveKind::Castle => {
-                let (rf, rt) = self.castle_rook_squares(from, to);
-                let rook = self.remove(rt);
-                let king = self.remove(to);
-                self.put(king, from);
-                self.put(rook, rf);
-            }
-            MoveKind::EnPassant => {
-                let p = self.remove(to);
-                self.put(p, from);
-                let cap = Square::new(if us == Color::White {
-                    to.index() - self.t.geo.files()
-                } else {
-                    to.index() + self.t.geo.files()
-                } as u8);
-                self.put(Piece::from_code(undo.captured), cap);
-            }
-            MoveKind::Drop => {
-                let pawn_to = self.drop_pawn_square(to);
-                self.remove(to);
-                let pawn = self.remove(pawn_to);
-                self.put(pawn, to);
-                self.reserve[us.index()] += 1;
-            }
-            _ => {
-                let p = self.remove(to);
-                let p = if m.kind() == MoveKind::Promotion {
-                    if R::SCORPIONS && m.piece() & FROM_SCORPION != 0 {
-                        Piece::new(us, Role::Scorpion)
+        if !R::unmake_own(self, m) {
+            match m.kind() {
+                MoveKind::Castle => {
+                    let (rf, rt) = self.castle_rook_squares(from, to);
+                    let rook = self.remove(rt);
+                    let king = self.remove(to);
+                    self.put(king, from);
+                    self.put(rook, rf);
+                }
+                MoveKind::EnPassant => {
+                    let p = self.remove(to);
+                    self.put(p, from);
+                    let cap = Square::new(if us == Color::White {
+                        to.index() - self.t.geo.files()
                     } else {
-                        Piece::new(us, Role::Pawn)
+                        to.index() + self.t.geo.files()
+                    } as u8);
+                    self.put(Piece::from_code(undo.captured), cap);
+                }
+                _ => {
+                    let p = self.remove(to);
+                    let p = if m.kind() == MoveKind::Promotion {
+                        Piece::from_code(undo.moved)
+                    } else {
+                        p
+                    };
+                    self.put(p, from);
+                    if undo.captured != EMPTY {
+                        self.put(Piece::from_code(undo.captured), to);
                     }
-                } else {
-                    p
-                };
-                self.put(p, from);
-                if undo.captured != EMPTY {
-                    self.put(Piece::from_code(undo.captured), to);
                 }
             }
         }
@@ -404,6 +358,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let t = self.t;
         self.history.push(Undo {
             mv: Move::NONE,
+            moved: EMPTY,
             captured: EMPTY,
             castling: self.castling,
             ep: self.ep,

@@ -1,12 +1,19 @@
 //! What distinguishes one chess-family variant from another, as a zero-sized type parameter of
 //! [`ChessPosition`](super::ChessPosition).
 //!
-//! Every rule is an associated constant, so the compiler removes the code of the pieces a
-//! variant does not have: orthodox chess (`Orthodox`, the default) compiles to the same
-//! pin-mask move generator as before the variants existed.
+//! A variant is a module: its rules type implements [`ChessRules`], whose hooks (extra
+//! attackers, extra moves, its own make and unmake, FEN fields and checks, evaluation terms)
+//! default to nothing, in one file per variant (`swedish.rs`, `cannonrider.rs`,
+//! `chesstonia.rs`). The position is generic over the rules type and the hooks are inlined, so
+//! orthodox chess (`Orthodox`, the default) compiles to the pin-mask move generator it had
+//! before the variants existed, with no test of a variant anywhere in its code.
 
+use super::eval_terms::Tapered;
 use super::piece::Role;
-use crate::games::Variant;
+use super::position::ChessPosition;
+use super::see::SeeStart;
+use crate::board::{BitWord, Bitboard, Square};
+use crate::games::{err, GameError, Move, MoveList, Variant};
 
 /// The board a variant is played on; each bitboard word says which boards it can hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -33,25 +40,202 @@ impl ChessBoard {
     }
 }
 
-/// Per-variant rules of the chess family.
+/// Per-variant rules of the chess family. Everything not said here is orthodox chess: the
+/// hooks' defaults add nothing, and the shared code plays the orthodox pieces.
 pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// The pieces that may appear (FEN letters are read through this list).
     const ROLES: &'static [Role];
-    /// What a pawn (or Scorpion) may promote to, strongest first.
+    /// What a pawn (or a pawn-like piece) may promote to, strongest first.
     const PROMOTIONS: &'static [Role];
-    /// Gustavian Cannonriders are on the board.
-    const CANNONRIDERS: bool = false;
-    /// Scorpions (pawns with two extra sideways leaps) are on the board.
-    const SCORPIONS: bool = false;
-    /// Swedish cannons: on the board, and in a reserve from which they enter by relocating a
-    /// pawn of the second rank.
-    const SWEDISH_CANNONS: bool = false;
-    /// Pins through hopper screens and along nightrider lines do not fit pin masks: variants
-    /// with such pieces test each candidate move for "is my king attacked afterwards" instead.
-    const TEST_LEGALITY: bool = Self::CANNONRIDERS || Self::SWEDISH_CANNONS;
-    /// Cannons of Chesstonia: a cannon per side beside the board that launches a Pawn, a Wazir,
-    /// a Ferz and a Stone onto it (see `chesstonia.rs`).
-    const CHESSTONIA: bool = false;
+
+    // Pieces.
+
+    /// Whether pieces of `role` move and take like pawns: they promote on the last rank, reset
+    /// the fifty-move count when they move, and their double steps allow en passant.
+    #[inline(always)]
+    fn is_pawn_like(role: Role) -> bool {
+        role == Role::Pawn
+    }
+
+    /// The pawn-like pieces of both colours (the roles of [`ChessRules::is_pawn_like`]).
+    #[inline(always)]
+    fn pawn_like<W: BitWord>(pos: &ChessPosition<W, Self>) -> Bitboard<W> {
+        pos.role_bb(Role::Pawn)
+    }
+
+    /// Pieces that no move may capture.
+    #[inline(always)]
+    fn uncapturable<W: BitWord>(_pos: &ChessPosition<W, Self>) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    // Attacks.
+
+    /// The variant's own pieces among `them` that attack `sq` with the board occupied as `occ`
+    /// (the orthodox attackers are found by the shared code). Legality, check and SEE all ask
+    /// this one function.
+    #[inline(always)]
+    fn extra_attackers<W: BitWord>(
+        _pos: &ChessPosition<W, Self>,
+        _sq: Square,
+        _occ: Bitboard<W>,
+        _them: Bitboard<W>,
+    ) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    // Move generation.
+
+    /// Appends every legal move. Pin masks (the default) are exact while every piece that can
+    /// pin is a rook, bishop or queen; a variant whose pins can run through a hopper's screen
+    /// or along a knight line finds legal moves by testing each candidate instead.
+    #[inline(always)]
+    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut MoveList) {
+        pos.generate_by_pins(out)
+    }
+
+    /// Squares off the rook and bishop lines through the king on `ksq` where a move can still
+    /// expose it (the generator by testing skips the test for moves that touch none of them).
+    #[inline(always)]
+    fn hidden_lines<W: BitWord>(_pos: &ChessPosition<W, Self>, _ksq: Square) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    /// Moves of the variant's pieces that pins bind as they bind orthodox pieces, onto
+    /// `target`: a piece in `pinned` stays on its line through `ksq`. Generated right after
+    /// the orthodox pieces' moves.
+    #[inline(always)]
+    fn generate_pieces<W: BitWord>(
+        _pos: &ChessPosition<W, Self>,
+        _out: &mut MoveList,
+        _target: Bitboard<W>,
+        _pinned: Bitboard<W>,
+        _ksq: Square,
+    ) {
+    }
+
+    /// The variant's other moves, generated after the pawns'. `target` is the check mask (the
+    /// squares that parry a single check, or every free square) and `in_check` says whether
+    /// the side to move is in check; the generator by testing passes every free square and
+    /// `false`, and keeps only the moves that leave the king safe.
+    #[inline(always)]
+    fn generate_more<W: BitWord>(
+        _pos: &ChessPosition<W, Self>,
+        _out: &mut MoveList,
+        _target: Bitboard<W>,
+        _in_check: bool,
+    ) {
+    }
+
+    /// Where the piece standing on the square of an [`Entry`](crate::games::MoveKind::Entry)
+    /// move goes to make way for the entering piece.
+    #[inline(always)]
+    fn entry_makes_way<W: BitWord>(_pos: &ChessPosition<W, Self>, sq: Square) -> Square {
+        sq
+    }
+
+    // Make and unmake.
+
+    /// Changes the board for a move the variant defines (an entry, a move of machinery) and
+    /// returns true; returns false for the moves the shared code plays. Called after the
+    /// en-passant square is cleared and the fifty-move count advanced, before castling rights,
+    /// side and key are updated.
+    #[inline(always)]
+    fn make_own<W: BitWord>(_pos: &mut ChessPosition<W, Self>, _m: Move) -> bool {
+        false
+    }
+
+    /// Takes back the board changes of `make_own` and returns true, or returns false for the
+    /// moves the shared code takes back (rights, counters and key are restored from the
+    /// history).
+    #[inline(always)]
+    fn unmake_own<W: BitWord>(_pos: &mut ChessPosition<W, Self>, _m: Move) -> bool {
+        false
+    }
+
+    /// Whether the side to move has a move that changes nothing on the board, so that passing
+    /// (a null move) is always a move it could make.
+    #[inline(always)]
+    fn has_free_tempo<W: BitWord>(_pos: &ChessPosition<W, Self>) -> bool {
+        false
+    }
+
+    // Static exchange.
+
+    /// The start of the exchange for a move the variant defines, or `None` for the shared
+    /// rules (the exchange itself asks `extra_attackers`).
+    #[inline(always)]
+    fn see_start_own<W: BitWord>(_pos: &ChessPosition<W, Self>, _m: Move) -> Option<SeeStart<W>> {
+        None
+    }
+
+    // FEN.
+
+    /// Reads the inside `inner` (not empty, not `-`) of the bracketed reserve `hand`.
+    fn read_reserve<W: BitWord>(
+        _pos: &mut ChessPosition<W, Self>,
+        hand: &str,
+        _inner: &str,
+    ) -> Result<(), GameError> {
+        err(format!("this game has no pieces in hand: '{hand}'"))
+    }
+
+    /// Appends the bracketed reserve to the board part of a FEN, for variants that have one.
+    fn write_reserve<W: BitWord>(_pos: &ChessPosition<W, Self>, _fen: &mut String) {}
+
+    /// The variant's conditions on the pieces of a FEN's board and reserve, checked as soon as
+    /// they are read.
+    fn validate_pieces<W: BitWord>(_pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+        Ok(())
+    }
+
+    /// The variant's conditions on the squares off the board (none may hold a piece unless
+    /// the variant keeps machinery there).
+    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+        if (pos.occupied() & !pos.t.geo.valid()).any() {
+            return err("a piece stands off the board");
+        }
+        Ok(())
+    }
+
+    /// Whether, in a FEN whose en-passant square says a pawn of `pawn_side` just stepped two
+    /// squares, the square it left may hold something else than nothing.
+    fn ep_origin_may_be_occupied<W: BitWord>(
+        _pos: &ChessPosition<W, Self>,
+        _origin: Square,
+        _pawn_side: crate::board::Color,
+    ) -> bool {
+        false
+    }
+
+    // Evaluation.
+
+    /// The squares a piece of one of the variant's own roles moves to or attacks, as the
+    /// evaluation counts them (`own`: the pieces of its side). The shared code answers for the
+    /// orthodox roles.
+    #[inline(always)]
+    fn piece_reach<W: BitWord>(
+        _pos: &ChessPosition<W, Self>,
+        _role: Role,
+        _sq: Square,
+        _occ: Bitboard<W>,
+        _own: Bitboard<W>,
+    ) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    /// Material from white's point of view that is not a piece on a square (a reserve).
+    #[inline(always)]
+    fn material_extra<W: BitWord>(_pos: &ChessPosition<W, Self>) -> i32 {
+        0
+    }
+
+    /// Evaluation from white's point of view of what is not a piece on the board (a reserve,
+    /// machinery beside the board), with the game phase it adds.
+    #[inline(always)]
+    fn evaluate_extra<W: BitWord>(_pos: &ChessPosition<W, Self>) -> (Tapered, i32) {
+        (Tapered::default(), 0)
+    }
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
@@ -90,70 +274,4 @@ pub(crate) fn start_count<R: ChessRules>(variant: &Variant, role: Role) -> usize
 impl ChessRules for Orthodox {
     const ROLES: &'static [Role] = &Role::ORTHODOX;
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
-}
-
-/// Gustavian Cannonrider Chess (M. Winther, 2006) and its Scorpion version.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Cannonrider;
-
-impl ChessRules for Cannonrider {
-    const ROLES: &'static [Role] = &[
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Cannonrider,
-        Role::Scorpion,
-    ];
-    const PROMOTIONS: &'static [Role] = &[
-        Role::Queen,
-        Role::Cannonrider,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-    ];
-    const CANNONRIDERS: bool = true;
-    const SCORPIONS: bool = true;
-}
-
-/// Swedish Cannon Chess (M. Winther, 2007): orthodox chess plus cannons in reserve.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct SwedishCannon;
-
-impl ChessRules for SwedishCannon {
-    const ROLES: &'static [Role] = &[
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Cannon,
-    ];
-    const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
-    const SWEDISH_CANNONS: bool = true;
-}
-
-/// Cannons of Chesstonia (G. K. Gifford, 2006): orthodox chess plus a cannon per side beside the
-/// board that launches four projectiles onto it.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Chesstonia;
-
-impl ChessRules for Chesstonia {
-    const ROLES: &'static [Role] = &[
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Cannon,
-        Role::Wazir,
-        Role::Ferz,
-        Role::Stone,
-    ];
-    const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
-    const CHESSTONIA: bool = true;
 }

@@ -3,7 +3,7 @@
 //! `O-O-O` for castling and `+` / `#` for check and mate.
 
 use super::piece::Role;
-use super::position::{ChessPosition, FROM_SCORPION};
+use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Square};
 use crate::games::{Move, MoveKind, MoveList, Notation};
@@ -31,7 +31,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             MoveKind::Castle => {
                 return if m.to() > m.from() { "O-O" } else { "O-O-O" }.to_string();
             }
-            MoveKind::Drop => {
+            MoveKind::Entry => {
                 return format!(
                     "{}@{}",
                     Role::from_index(m.piece() as usize).letter(),
@@ -60,7 +60,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         s += &name(m.to());
         if m.kind() == MoveKind::Promotion {
             s.push('=');
-            s.push(Role::from_index((m.piece() & !FROM_SCORPION) as usize).letter());
+            s.push(Role::from_index(m.piece() as usize).letter());
         }
         s
     }

@@ -14,7 +14,7 @@
 
 use super::eval::role_value;
 use super::piece::{Piece, Role};
-use super::position::{ChessPosition, EMPTY, FROM_SCORPION};
+use super::position::{ChessPosition, EMPTY};
 use super::rules::ChessRules;
 use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::swap::SwapList;
@@ -38,8 +38,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// comment for the rules of the exchange).
     pub fn see(&self, m: Move) -> i32 {
         match self.see_start(m) {
-            Start::Done(v) => v,
-            Start::Exchange { gain, stake, occ } => self.see_exchange(m.to(), gain, stake, occ),
+            SeeStart::Done(v) => v,
+            SeeStart::Exchange { gain, stake, occ } => self.see_exchange(m.to(), gain, stake, occ),
         }
     }
 
@@ -47,10 +47,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     #[inline]
     pub fn see_ge_impl(&self, m: Move, threshold: i32) -> bool {
         match self.see_start(m) {
-            Start::Done(v) => v >= threshold,
+            SeeStart::Done(v) => v >= threshold,
             // The other side can only take away from what the move gains.
-            Start::Exchange { gain, .. } if gain < threshold => false,
-            Start::Exchange { gain, stake, occ } => {
+            SeeStart::Exchange { gain, .. } if gain < threshold => false,
+            SeeStart::Exchange { gain, stake, occ } => {
                 self.see_exchange(m.to(), gain, stake, occ) >= threshold
             }
         }
@@ -59,7 +59,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// What the move itself does: the mover's immediate gain, the value of what then stands
     /// on the target square, and the occupancy after the move.
     #[inline(always)]
-    fn see_start(&self, m: Move) -> Start<W> {
+    fn see_start(&self, m: Move) -> SeeStart<W> {
+        if let Some(start) = R::see_start_own(self, m) {
+            return start;
+        }
         let t = self.t;
         let from = m.from();
         let to = m.to();
@@ -77,48 +80,33 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mover = |sq: Square| see_value(Piece::from_code(self.board[sq.index()]).role());
         match m.kind() {
             // The rook and king land where the king could legally go: nothing to exchange.
-            MoveKind::Castle => Start::Done(0),
-            // A Swedish cannon enters on a pawn's square; the pawn moves two squares ahead.
-            MoveKind::Drop => Start::Exchange {
+            MoveKind::Castle => SeeStart::Done(0),
+            // A piece enters on another's square, which makes way to another square.
+            MoveKind::Entry => SeeStart::Exchange {
                 gain: 0,
                 stake: see_value(Role::from_index(m.piece() as usize)),
-                occ: occ | Bitboard::from_square(self.drop_pawn_square(to)),
+                occ: occ | Bitboard::from_square(R::entry_makes_way(self, to)),
             },
             MoveKind::EnPassant => {
                 let cap = t
                     .geo
                     .step(to, t.forward(!self.side))
                     .expect("en passant captures a pawn behind the target");
-                Start::Exchange {
+                SeeStart::Exchange {
                     gain: victim(cap),
                     stake: mover(from),
                     occ: (occ & !from_bb & !Bitboard::from_square(cap)) | to_bb,
                 }
             }
             MoveKind::Promotion => {
-                let promoted = see_value(Role::from_index((m.piece() & !FROM_SCORPION) as usize));
-                Start::Exchange {
+                let promoted = see_value(Role::from_index(m.piece() as usize));
+                SeeStart::Exchange {
                     gain: victim(to) + promoted - mover(from),
                     stake: promoted,
                     occ: (occ & !from_bb) | to_bb,
                 }
             }
-            // Chesstonia's cannon actions start off the board: moving the cannon, loading and
-            // unloading change nothing on it; firing places the loaded projectile on an empty
-            // square, where it may be taken (a Stone never can be).
-            _ if R::CHESSTONIA && !t.geo.is_valid(from) => {
-                let role = Piece::from_code(self.board[from.index()]).role();
-                if !t.geo.is_valid(to) || role == Role::Stone {
-                    Start::Done(0)
-                } else {
-                    Start::Exchange {
-                        gain: 0,
-                        stake: see_value(role),
-                        occ: (occ & !from_bb) | to_bb,
-                    }
-                }
-            }
-            _ => Start::Exchange {
+            _ => SeeStart::Exchange {
                 gain: victim(to),
                 stake: mover(from),
                 occ: (occ & !from_bb) | to_bb,
@@ -158,7 +146,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 break;
             }
             let value = see_value(role);
-            let promotes = (role == Role::Pawn || (R::SCORPIONS && role == Role::Scorpion))
+            let promotes = R::is_pawn_like(role)
                 && t.geo.relative_rank(to, side == Color::White) == t.geo.ranks() - 1;
             let (promotion, new_stake) = if promotes {
                 (best_promotion - value, best_promotion)
@@ -173,8 +161,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 }
 
-/// The start of an exchange.
-enum Start<W: BitWord> {
+/// The start of an exchange (public for `ChessRules::see_start_own`).
+pub enum SeeStart<W: BitWord> {
     /// Nothing to exchange: the move's value is known.
     Done(i32),
     Exchange {

@@ -18,13 +18,17 @@ pub struct ChessKeys {
     pub reserve: [[u64; MAX_RESERVE + 1]; 2],
 }
 
+/// The roles with keys drawn of their own (all but `Role::TrackCannon`, see `ChessKeys::new`).
+const FIRST_ROLES: usize = 12;
+const _: () = assert!(Role::COUNT == FIRST_ROLES + 1 && Role::TrackCannon as usize == FIRST_ROLES);
+
 /// The most pieces a side can hold in reserve.
 pub const MAX_RESERVE: usize = 8;
 
 impl ChessKeys {
     fn new() -> Self {
         let mut rng = SplitMix64::new(0x00C4_4E0A_DE5E_ED01);
-        let pieces = rng.keys(2 * Role::COUNT * 128);
+        let first = rng.keys(2 * FIRST_ROLES * 128);
         let mut castling = [0; 16];
         // Each right has its own key; a set of rights is the xor of its members.
         let rights: Vec<u64> = rng.keys(4);
@@ -41,6 +45,15 @@ impl ChessKeys {
             for key in keys.iter_mut().skip(1) {
                 *key = rng.next_u64();
             }
+        }
+        // Chesstonia's cannon hashes with the Swedish cannon's keys: no variant has both, and
+        // every position keeps the key it had before that cannon had a role of its own.
+        let mut pieces = Vec::with_capacity(2 * Role::COUNT * 128);
+        for c in 0..2 {
+            let own = &first[c * FIRST_ROLES * 128..(c + 1) * FIRST_ROLES * 128];
+            pieces.extend_from_slice(own);
+            let cannon = Role::Cannon.index() * 128;
+            pieces.extend_from_slice(&own[cannon..cannon + 128]);
         }
         ChessKeys {
             pieces,

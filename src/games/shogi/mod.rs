@@ -15,6 +15,7 @@ pub use piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER};
 pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
+use crate::board::fen::diagram;
 use crate::board::{Color, Square};
 use crate::games::{
     from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
@@ -196,32 +197,16 @@ impl Game for ShogiPosition {
     }
 
     fn board_diagram(&self) -> String {
-        let geo = &self.t.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks()).rev() {
-            s += &format!("{:>2} ", rank + 1);
-            for file in 0..geo.files() {
-                let sq = geo
-                    .square(file as i32, rank as i32)
-                    .expect("inside the board");
-                let cell = self.piece_at(sq).map_or(" .".to_string(), |p| {
-                    let f = p.fen();
-                    if f.len() == 1 {
-                        format!(" {f}")
-                    } else {
-                        f
-                    }
-                });
-                s += &cell;
-            }
-            s.push('\n');
-        }
-        s += "   ";
-        for file in 0..geo.files() {
-            s.push(' ');
-            s.push((b'a' + file as u8) as char);
-        }
-        s.push('\n');
+        let mut s = diagram(&self.t.geo, |sq| {
+            self.piece_at(sq).map_or(" .".to_string(), |p| {
+                let f = p.fen();
+                if f.len() == 1 {
+                    format!(" {f}")
+                } else {
+                    f
+                }
+            })
+        });
         let hand = |c: Color| {
             let mut h = String::new();
             for r in HAND_ORDER {

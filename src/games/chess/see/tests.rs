@@ -3,7 +3,6 @@
 
 use super::see_value;
 use crate::board::{BitWord, Square};
-use crate::games::chess::position::FROM_SCORPION;
 use crate::games::chess::Chess;
 use crate::games::chess::{
     CannonriderChess, ChessPosition, ChessRules, ChessWord, ChesstoniaChess, Role,
@@ -24,7 +23,7 @@ impl<W: ChessWord, R: ChessRules> SeeOracle for ChessPosition<W, R> {
                 && self.piece_at(sq).is_some()
                 && self.t.geo.is_valid(m.from());
             let promotion_ok = m.kind() != MoveKind::Promotion
-                || Some(Role::from_index((m.piece() & !FROM_SCORPION) as usize)) == best;
+                || Some(Role::from_index(m.piece() as usize)) == best;
             if capture && promotion_ok {
                 out.push(m);
             }
@@ -222,7 +221,7 @@ fn swedish_cannon_drop_is_a_placed_piece() {
     // cannon on d8: Cxd2, and the king takes back, so black does not take.
     let p = swedish("3ck3/8/8/8/8/8/3P4/4K3[C] w - - 0 1");
     let m = find(&p, "C@d2");
-    assert_eq!(m.kind(), MoveKind::Drop);
+    assert_eq!(m.kind(), MoveKind::Entry);
     assert_eq!(value(&p, "C@d2"), 0);
     let p = swedish("3ck3/8/8/8/8/8/3P4/7K[C] w - - 0 1");
     assert_eq!(value(&p, "C@d2"), -C);
