@@ -7,10 +7,8 @@
 pub mod uci;
 pub mod xboard;
 
-use crate::search::TranspositionTable;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver};
-use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
@@ -18,22 +16,7 @@ use std::time::Duration;
 /// `go depth 5` still answers); then it is stopped, its move printed, and the engine exits.
 pub const END_OF_INPUT_GRACE: Duration = Duration::from_millis(500);
 
-/// Empties the table by putting a fresh one of `mb` megabytes in its place: fresh zeroed memory
-/// is ready at once, where writing zeros over a large table takes seconds. The old table is
-/// freed here when `tt` held the last reference (callers stop the search first). Should the
-/// new one not be had, the old one is cleared in place.
-pub fn fresh_table(tt: &mut Arc<TranspositionTable>, mb: usize) {
-    match TranspositionTable::try_new(mb) {
-        Ok(t) => *tt = Arc::new(t),
-        Err(_) => tt.clear(),
-    }
-}
-
 /// Lines of input, read by a separate thread. The channel closes at end of input.
-/// The engine option that switches evaluation to material alone: the baseline each game's
-/// evaluation is measured against in matches (see `SearchOptions::material_only`).
-pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
-
 pub type Input = Receiver<String>;
 
 /// The longest echo of the user's text in an error message, in characters.

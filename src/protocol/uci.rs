@@ -4,15 +4,14 @@
 //! accepts, so no chess-only parser touches the input. Bad input is answered with
 //! `info string error: ...` and leaves the engine as it was.
 
-use super::{
-    clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
-};
+use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::Session;
-use crate::games::{Notation, RuleOption};
+use crate::engine::state::{
+    EngineState, OutOfRange, DEFAULT_HASH_MB, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS,
+};
+use crate::games::Notation;
 use crate::search::{
-    Bound, Limits, PvInfo, Report, SearchControl, SearchOptions, SearchResult, TranspositionTable,
-    DEFAULT_MOVE_OVERHEAD_MS,
+    Bound, Limits, PvInfo, Report, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tools::bench;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -20,10 +19,8 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-const DEFAULT_HASH_MB: usize = 16;
+/// The largest `Hash` the `uci` answer offers (XBoard's `memory` has its own limit).
 const MAX_HASH_MB: usize = 1 << 20;
-const MAX_THREADS: usize = 256;
-const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
 /// A search, or a long job (`go perft`, `bench`), running on its own thread so that the
@@ -39,14 +36,8 @@ struct Running {
 
 /// The UCI engine state.
 pub struct Uci {
-    variant: &'static VariantInfo,
-    session: Box<dyn Session>,
-    /// Rule switches the user set, by canonical name, applied to every new session that knows
-    /// them.
-    rule_values: Vec<(&'static str, bool)>,
-    tt: Arc<TranspositionTable>,
-    hash_mb: usize,
-    opts: SearchOptions,
+    /// Game, rule switches, table and search options, kept as the XBoard adapter keeps them.
+    state: EngineState,
     /// The `Ponder` option: only tells that the GUI may send `go ponder`; the engine always
     /// names its expected reply in `bestmove ... ponder ...`.
     ponder: bool,
@@ -72,19 +63,6 @@ fn error(msg: impl AsRef<str>) {
         "info string error: {}",
         clip_message(msg.as_ref())
     ));
-}
-
-/// Every rule switch of every variant, once each (first variant's default wins).
-fn all_rule_options() -> Vec<RuleOption> {
-    let mut out: Vec<RuleOption> = Vec::new();
-    for v in VARIANTS {
-        for o in v.new_session().rule_options() {
-            if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
-                out.push(*o);
-            }
-        }
-    }
-    out
 }
 
 /// The `info` line of a search report.
@@ -130,23 +108,32 @@ fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String
         .parse()
         .map_err(|_| format!("option {name}: '{}' is not a whole number", clip(value)))?;
     if v < min || v > max {
-        return Err(format!(
-            "option {name}: {v} is out of range {min}..{max}; value unchanged"
-        ));
+        return Err(out_of_range(name, v, min, max));
     }
     Ok(v)
 }
 
+fn out_of_range(name: &str, v: impl std::fmt::Display, min: u64, max: u64) -> String {
+    format!("option {name}: {v} is out of range {min}..{max}; value unchanged")
+}
+
+/// Reads a spin value for a setting whose range the engine state keeps, and sets it.
+fn set_spin(
+    name: &str,
+    value: &str,
+    set: impl FnOnce(usize) -> Result<(), OutOfRange>,
+) -> Result<(), String> {
+    let v: u64 = value
+        .parse()
+        .map_err(|_| format!("option {name}: '{}' is not a whole number", clip(value)))?;
+    let n = usize::try_from(v).unwrap_or(usize::MAX);
+    set(n).map_err(|r| out_of_range(name, v, r.min as u64, r.max as u64))
+}
+
 impl Uci {
     pub fn new() -> Self {
-        let variant = registry::default_variant();
         Uci {
-            variant,
-            session: variant.new_session(),
-            rule_values: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
-            hash_mb: DEFAULT_HASH_MB,
-            opts: SearchOptions::default(),
+            state: EngineState::new(),
             ponder: false,
             running: None,
         }
@@ -215,7 +202,7 @@ impl Uci {
             "isready" => say("readyok"),
             "ucinewgame" => {
                 self.stop_search();
-                fresh_table(&mut self.tt, self.hash_mb);
+                self.state.clear_table();
             }
             "setoption" => {
                 self.stop_search();
@@ -238,13 +225,14 @@ impl Uci {
             }
             "quit" => return false,
             "d" => {
-                say(self.session.board_diagram().trim_end());
-                say(&format!("Fen: {}", self.session.fen()));
-                say(&format!("Key: {:016X}", self.session.key()));
+                let session = self.state.session();
+                say(session.board_diagram().trim_end());
+                say(&format!("Fen: {}", session.fen()));
+                say(&format!("Key: {:016X}", session.key()));
             }
             "eval" => say(&format!(
                 "Static evaluation: {} cp (side to move)",
-                self.session.evaluate()
+                self.state.session().evaluate()
             )),
             "bench" => {
                 self.stop_search();
@@ -279,12 +267,12 @@ impl Uci {
             .collect();
         say(&format!(
             "option name UCI_Variant type combo default {}{vars}",
-            self.variant.game.name
+            self.state.variant().game.name
         ));
         say(&format!(
             "option name {EVAL_MATERIAL_ONLY} type check default false"
         ));
-        for o in all_rule_options() {
+        for o in EngineState::all_rule_options() {
             say(&format!(
                 "option name {} type check default {}",
                 o.name, o.default
@@ -322,35 +310,23 @@ impl Uci {
             match lname.as_str() {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
-                    if mb != self.hash_mb {
-                        // A new table is fresh zeroed memory: address space only, nothing
-                        // resident and no time spent, until a search writes to it. So it is
-                        // had before the old one goes (which is freed here: the search that
-                        // shared it was stopped), and a size the machine cannot give leaves
-                        // the old table as it was.
-                        let tt = TranspositionTable::try_new(mb)
-                            .map_err(|e| format!("option {name}: {e}; value unchanged"))?;
-                        self.tt = Arc::new(tt);
-                        self.hash_mb = mb;
-                    }
+                    // The search that shared the old table was stopped, so it is freed here.
+                    self.state
+                        .resize_table(mb)
+                        .map_err(|e| format!("option {name}: {e}; value unchanged"))?;
                 }
-                "clear hash" => fresh_table(&mut self.tt, self.hash_mb),
-                "threads" => {
-                    self.opts.threads =
-                        parse_spin(&name, &need_value()?, 1, MAX_THREADS as u64)? as usize;
-                }
-                "multipv" => {
-                    self.opts.multipv =
-                        parse_spin(&name, &need_value()?, 1, MAX_MULTIPV as u64)? as usize;
-                }
+                "clear hash" => self.state.clear_table(),
+                "threads" => set_spin(&name, &need_value()?, |n| self.state.set_threads(n))?,
+                "multipv" => set_spin(&name, &need_value()?, |n| self.state.set_multipv(n))?,
                 "move overhead" => {
                     let ms = parse_spin(&name, &need_value()?, 0, MAX_MOVE_OVERHEAD_MS)?;
-                    self.opts.move_overhead = Duration::from_millis(ms);
+                    self.state.set_move_overhead(Duration::from_millis(ms));
                 }
                 l if l.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) => {
                     let v = need_value()?;
-                    self.opts.material_only = parse_bool(&v)
+                    let on = parse_bool(&v)
                         .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
+                    self.state.set_material_only(on);
                 }
                 "ponder" => {
                     let v = need_value()?;
@@ -379,17 +355,8 @@ impl Uci {
 
     /// Switches to another variant at its start position, with the user's rule switches.
     fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
-        let mut session = info.new_session();
-        for (name, value) in &self.rule_values {
-            if session.rule_options().iter().any(|o| o.name == *name) {
-                session
-                    .set_rule_option(name, *value)
-                    .map_err(|e| format!("option {name}: {e}"))?;
-            }
-        }
-        self.session = session;
-        self.variant = info;
-        fresh_table(&mut self.tt, self.hash_mb);
+        self.state.select_variant(info)?;
+        self.state.clear_table();
         if let Some(line) = variant_line(info) {
             say(&line);
         }
@@ -397,8 +364,7 @@ impl Uci {
     }
 
     fn set_rule_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let all = all_rule_options();
-        let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+        let Some(opt) = EngineState::find_rule_option(name) else {
             return Err(format!("unknown option '{}'", clip(name)));
         };
         let v = value.unwrap_or("");
@@ -408,19 +374,7 @@ impl Uci {
                 opt.name
             )
         })?;
-        if self
-            .session
-            .rule_options()
-            .iter()
-            .any(|o| o.name == opt.name)
-        {
-            self.session
-                .set_rule_option(opt.name, b)
-                .map_err(|e| format!("option {}: {e}", opt.name))?;
-        }
-        self.rule_values.retain(|(n, _)| *n != opt.name);
-        self.rule_values.push((opt.name, b));
-        Ok(())
+        self.state.set_rule_option(opt.name, b)
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -441,7 +395,8 @@ impl Uci {
             }
         };
         if let Err(e) = self
-            .session
+            .state
+            .session_mut()
             .set_position(fen.as_deref(), moves, Notation::Uci)
         {
             error(format!("position: {e}; position unchanged"));
@@ -453,11 +408,11 @@ impl Uci {
             return self.cmd_perft(&args[1..]);
         }
         let limits = self.parse_go(args);
-        let session = self.session.clone_session();
+        let session = self.state.session().clone_session();
         let ctl = Arc::new(SearchControl::new(limits.ponder));
         let cancel = Arc::new(AtomicBool::new(false));
-        let tt = Arc::clone(&self.tt);
-        let opts = self.opts.clone();
+        let tt = self.state.table();
+        let opts = self.state.options().clone();
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
@@ -506,7 +461,8 @@ impl Uci {
     /// because the GUI waits for a `bestmove`.
     fn parse_go(&self, args: &[&str]) -> Limits {
         let mut l = Limits::default();
-        let white = self.session.side_to_move() == crate::board::Color::White;
+        let session = self.state.session();
+        let white = session.side_to_move() == crate::board::Color::White;
         let mut i = 0;
         while i < args.len() {
             let key = args[i];
@@ -527,7 +483,7 @@ impl Uci {
                     "infinite" => l.infinite = true,
                     "ponder" => l.ponder = true,
                     "searchmoves" => {
-                        let legal = self.session.legal_moves(Notation::Uci);
+                        let legal = session.legal_moves(Notation::Uci);
                         while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
                             i += 1;
                             if legal.iter().any(|m| m == args[i]) {
@@ -607,8 +563,8 @@ impl Uci {
             Some(Ok(d)) if d <= 20 => d,
             _ => return error("go perft: expected a depth from 0 to 20"),
         };
-        let session = self.session.clone_session();
-        let threads = self.opts.threads;
+        let session = self.state.session().clone_session();
+        let threads = self.state.options().threads;
         self.start_job("perft", move |stop| {
             let Some(split) = session.perft_divide_until(depth, threads, Notation::Uci, &stop)
             else {

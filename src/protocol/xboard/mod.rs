@@ -10,19 +10,15 @@
 pub mod clock;
 pub mod describe;
 
-use super::{
-    clip, clip_message, fresh_table, parse_count, Input, END_OF_INPUT_GRACE, EVAL_MATERIAL_ONLY,
-};
+use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::{Coord, Session};
+use crate::engine::state::{EngineState, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::Coord;
 #[cfg(test)]
 use crate::games::EndReason;
-use crate::games::{Notation, Outcome, RuleOption};
-use crate::search::{
-    Bound, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult,
-    TranspositionTable,
-};
+use crate::games::{Notation, Outcome};
+use crate::search::{Bound, Limits, PvInfo, Report, Score, SearchControl, SearchResult};
 use clock::Clock;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::RecvTimeoutError;
@@ -30,10 +26,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-const DEFAULT_HASH_MB: usize = 16;
+/// The largest `memory` accepted (UCI's `Hash` has its own limit).
 const MAX_HASH_MB: usize = 65_536;
-const MAX_THREADS: usize = 256;
-const MAX_MULTIPV: usize = 256;
 /// How often the command loop looks for a finished search while one runs.
 const POLL: Duration = Duration::from_millis(2);
 const NOTATION: Notation = Notation::XBoard;
@@ -74,16 +68,12 @@ type LastInfo = Arc<Mutex<Option<PvInfo<String>>>>;
 
 /// The XBoard engine state.
 pub struct XBoard {
-    variant: &'static VariantInfo,
-    session: Box<dyn Session>,
-    /// Rule switches the user set, applied to every new session that knows them.
-    rule_values: Vec<(&'static str, bool)>,
+    /// Game, rule switches, table and search options, kept as the UCI adapter keeps them.
+    state: EngineState,
     /// The position the game started from (`None`: the variant's start) and the moves since,
     /// so that `undo` can replay all but the last.
     setup_fen: Option<String>,
     history: Vec<String>,
-    tt: Arc<TranspositionTable>,
-    opts: SearchOptions,
     clock: Clock,
     /// `force` mode: play no moves, claim nothing.
     force: bool,
@@ -100,7 +90,6 @@ pub struct XBoard {
     lifted: Option<String>,
     running: Option<Running>,
     last_info: LastInfo,
-    hash_mb: usize,
     /// `memory` and rule `option`s received while the engine thinks about its move: applied
     /// once the move is made, so that the search is not thrown away.
     pending_memory: Option<usize>,
@@ -115,19 +104,6 @@ impl Default for XBoard {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// Every rule switch of every variant, once each.
-fn all_rule_options() -> Vec<RuleOption> {
-    let mut out: Vec<RuleOption> = Vec::new();
-    for v in VARIANTS {
-        for o in v.new_session().rule_options() {
-            if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
-                out.push(*o);
-            }
-        }
-    }
-    out
 }
 
 /// The score as XBoard reads it: centipawns, or ±(100000 + moves) for a mate.
@@ -164,15 +140,10 @@ pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
 
 impl XBoard {
     pub fn new() -> Self {
-        let variant = registry::default_variant();
         XBoard {
-            variant,
-            session: variant.new_session(),
-            rule_values: Vec::new(),
+            state: EngineState::new(),
             setup_fen: None,
             history: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
-            opts: SearchOptions::default(),
             clock: Clock::default(),
             force: false,
             engine_side: Color::Black,
@@ -184,7 +155,6 @@ impl XBoard {
             lifted: None,
             running: None,
             last_info: Arc::new(Mutex::new(None)),
-            hash_mb: DEFAULT_HASH_MB,
             pending_memory: None,
             pending_rules: Vec::new(),
             job: None,
@@ -294,13 +264,13 @@ impl XBoard {
             return;
         };
         let result = r.handle.join();
-        if r.purpose != Purpose::Think || r.key != self.session.key() {
+        if r.purpose != Purpose::Think || r.key != self.state.session().key() {
             return;
         }
         match result.ok().and_then(|res| res.best) {
             Some(mv) => {
                 let shown = self.gui_form(&mv);
-                if self.session.play(&mv, NOTATION).is_err() {
+                if self.state.session_mut().play(&mv, NOTATION).is_err() {
                     // Cannot happen (the search only returns legal moves); say so rather
                     // than play a move the position refuses.
                     say(&format!(
@@ -324,7 +294,8 @@ impl XBoard {
 
     /// A move as XBoard is told it (see [`MoveFacts::gui`]).
     fn gui_form(&self, mv: &str) -> String {
-        self.session
+        self.state
+            .session()
             .facts_of(mv, NOTATION)
             .map_or_else(|_| mv.to_string(), |f| f.gui)
     }
@@ -334,11 +305,12 @@ impl XBoard {
     fn engine_form(&self, s: &str) -> String {
         // In shogi-like games XBoard marks a move that could promote but does not with `=`.
         let s = s.strip_suffix('=').unwrap_or(s);
-        let legal = self.session.legal_moves(NOTATION);
+        let legal = self.state.session().legal_moves(NOTATION);
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
-        self.session
+        self.state
+            .session()
             .move_facts()
             .into_iter()
             .find(|f| f.gui == s)
@@ -355,11 +327,11 @@ impl XBoard {
 
     /// Claims the result if the game is over (and not in force mode). True if it is over.
     fn claim_if_over(&mut self) -> bool {
-        let Some(outcome) = self.session.outcome() else {
+        let Some(outcome) = self.state.session().outcome() else {
             return false;
         };
         if !self.force && !self.game_over {
-            say(&result_claim(outcome, self.session.side_to_move()));
+            say(&result_claim(outcome, self.state.session().side_to_move()));
         }
         self.game_over = true;
         true
@@ -367,10 +339,10 @@ impl XBoard {
 
     fn start_search(&mut self, purpose: Purpose, limits: Limits) {
         self.stop_search();
-        let session = self.session.clone_session();
+        let session = self.state.session().clone_session();
         let ctl = Arc::new(SearchControl::new(false));
-        let tt = Arc::clone(&self.tt);
-        let opts = self.opts.clone();
+        let tt = self.state.table();
+        let opts = self.state.options().clone();
         let thread_ctl = Arc::clone(&ctl);
         let post = self.post || purpose == Purpose::Analyze;
         let show = post && purpose != Purpose::Ponder;
@@ -422,7 +394,7 @@ impl XBoard {
                     purpose,
                     ctl,
                     handle,
-                    key: self.session.key(),
+                    key: self.state.session().key(),
                 })
             }
             Err(e) => say(&format!("Error (cannot start search): {e}")),
@@ -434,7 +406,8 @@ impl XBoard {
         if self.excluded.is_empty() {
             return Vec::new();
         }
-        self.session
+        self.state
+            .session()
             .move_facts()
             .into_iter()
             .filter(|f| !self.excluded.contains(&f.text.xboard))
@@ -447,7 +420,7 @@ impl XBoard {
         if self.claim_if_over() {
             return;
         }
-        let side = self.session.side_to_move();
+        let side = self.state.session().side_to_move();
         let moves_done = match side {
             Color::White => self.history.len().div_ceil(2),
             Color::Black => self.history.len() / 2,
@@ -469,7 +442,7 @@ impl XBoard {
     }
 
     fn start_analysis(&mut self) {
-        if self.session.outcome().is_some() {
+        if self.state.session().outcome().is_some() {
             self.stop_search();
             return;
         }
@@ -488,7 +461,7 @@ impl XBoard {
             self.start_analysis();
         } else if self.force || self.claim_if_over() {
             // Nothing to do: the GUI moves for both sides, or the game is over.
-        } else if self.session.side_to_move() == self.engine_side {
+        } else if self.state.session().side_to_move() == self.engine_side {
             self.think();
         } else {
             self.start_ponder();
@@ -521,13 +494,13 @@ impl XBoard {
             "go" => {
                 self.force = false;
                 self.game_over = false;
-                self.engine_side = self.session.side_to_move();
+                self.engine_side = self.state.session().side_to_move();
                 self.think();
             }
             "playother" => {
                 self.stop_unless_analyzing();
                 self.force = false;
-                self.engine_side = !self.session.side_to_move();
+                self.engine_side = !self.state.session().side_to_move();
                 if !self.claim_if_over() {
                     self.start_ponder();
                 }
@@ -611,14 +584,14 @@ impl XBoard {
             // Not XBoard's: the board and FEN as comment lines (which GUIs ignore), for
             // people and tests at the console.
             "d" => {
-                for l in self.session.board_diagram().trim_end().lines() {
+                for l in self.state.session().board_diagram().trim_end().lines() {
                     say(&format!("# {l}"));
                 }
-                say(&format!("# Fen: {}", self.session.fen()));
+                say(&format!("# Fen: {}", self.state.session().fen()));
             }
             "memory" => self.cmd_memory(rest),
             "cores" => match rest.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.opts.threads = n,
+                Ok(n) if self.state.set_threads(n).is_ok() => {}
                 _ => say(&format!(
                     "Error (cores must be 1..{MAX_THREADS}): {}",
                     clip(line)
@@ -630,8 +603,8 @@ impl XBoard {
                 self.lifted = None;
                 say(&describe::highlight(
                     &[],
-                    self.variant.game.files,
-                    self.variant.game.ranks,
+                    self.state.variant().game.files,
+                    self.state.variant().game.ranks,
                 ));
             }
             "option" => self.cmd_option(rest),
@@ -646,8 +619,8 @@ impl XBoard {
                 if args.is_empty()
                     && describe::looks_like_move(
                         cmd,
-                        self.variant.game.files,
-                        self.variant.game.ranks,
+                        self.state.variant().game.files,
+                        self.state.variant().game.ranks,
                     )
                 {
                     self.cmd_usermove(cmd);
@@ -693,10 +666,10 @@ impl XBoard {
         ));
         say(&format!(
             "feature option=\"MultiPV -spin {} 1 {MAX_MULTIPV}\"",
-            self.opts.multipv
+            self.state.options().multipv
         ));
         say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
-        for o in all_rule_options() {
+        for o in EngineState::all_rule_options() {
             say(&format!(
                 "feature option=\"{} -check {}\"",
                 o.name,
@@ -706,24 +679,9 @@ impl XBoard {
         say("feature done=1");
     }
 
-    /// A fresh session of `info` with the user's rule switches.
-    fn new_session(&self, info: &'static VariantInfo) -> Result<Box<dyn Session>, String> {
-        let mut session = info.new_session();
-        for (name, value) in &self.rule_values {
-            if session.rule_options().iter().any(|o| o.name == *name) {
-                session
-                    .set_rule_option(name, *value)
-                    .map_err(|e| format!("option {name}: {e}"))?;
-            }
-        }
-        Ok(session)
-    }
-
     /// Starts a new game of `info` at its start position.
     fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), String> {
-        let session = self.new_session(info)?;
-        self.session = session;
-        self.variant = info;
+        self.state.select_variant(info)?;
         self.setup_fen = None;
         self.history.clear();
         self.excluded.clear();
@@ -740,7 +698,7 @@ impl XBoard {
         self.clock.depth = None;
         self.clock.mine = None;
         self.clock.theirs = None;
-        fresh_table(&mut self.tt, self.hash_mb);
+        self.state.clear_table();
         if let Err(e) = self.reset_game(registry::default_variant()) {
             say(&format!("Error ({e}): new"));
         }
@@ -755,7 +713,11 @@ impl XBoard {
             return say(&format!("Error ({e}): variant {}", clip(name)));
         }
         if let Some(desc) = &info.xboard {
-            say(&describe::setup_line(info, desc, &self.session.fen()));
+            say(&describe::setup_line(
+                info,
+                desc,
+                &self.state.session().fen(),
+            ));
             for l in describe::piece_lines(desc) {
                 say(&l);
             }
@@ -770,13 +732,18 @@ impl XBoard {
         // thinks about is not thrown away).
         let engine_mv = self.engine_form(mv);
         // (Read by the game, not looked up in the move list: a shot may come in two legs.)
-        if self.session.move_text(&engine_mv, NOTATION).is_err() {
+        if self
+            .state
+            .session()
+            .move_text(&engine_mv, NOTATION)
+            .is_err()
+        {
             return say(&format!("Illegal move: {}", clip(mv)));
         }
         // A legal move stops the search: a ponder or analysis search is restarted for the
         // new position; the GUI moving for the side the engine thinks for overrides it.
         self.stop_search();
-        match self.session.play(&engine_mv, NOTATION) {
+        match self.state.session_mut().play(&engine_mv, NOTATION) {
             Ok(()) => {
                 self.history.push(engine_mv);
                 self.position_changed();
@@ -792,7 +759,7 @@ impl XBoard {
 
     fn cmd_setboard(&mut self, fen: &str) {
         // A refused position changes nothing, not even a running search.
-        let mut next = self.session.clone_session();
+        let mut next = self.state.session().clone_session();
         if let Err(e) = next.set_position(Some(fen), &[], NOTATION) {
             return say(&format!(
                 "tellusererror Illegal position: {}",
@@ -800,7 +767,11 @@ impl XBoard {
             ));
         }
         self.stop_search();
-        match self.session.set_position(Some(fen), &[], NOTATION) {
+        match self
+            .state
+            .session_mut()
+            .set_position(Some(fen), &[], NOTATION)
+        {
             Ok(()) => {
                 self.setup_fen = Some(fen.to_string());
                 self.history.clear();
@@ -828,7 +799,8 @@ impl XBoard {
         let keep = self.history.len() - plies;
         let moves: Vec<&str> = self.history[..keep].iter().map(String::as_str).collect();
         match self
-            .session
+            .state
+            .session_mut()
             .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
         {
             Ok(()) => {
@@ -847,7 +819,7 @@ impl XBoard {
         if !self.analyzing {
             return;
         }
-        let total = self.session.legal_moves(NOTATION).len();
+        let total = self.state.session().legal_moves(NOTATION).len();
         let info = self.last_info.lock().ok().and_then(|l| l.clone());
         // The search now: time since it started, nodes so far, the depth being searched (the
         // iteration after the last finished one), and the best move found so far.
@@ -890,20 +862,16 @@ impl XBoard {
     /// only until a search writes to it), so the old one is never held twice in memory; the
     /// same size again changes nothing.
     fn resize_table(&mut self, mb: usize) {
-        if mb == self.hash_mb {
+        if mb == self.state.hash_mb() {
             return;
         }
         let was = self.running.as_ref().map(|r| r.purpose);
         self.stop_search();
-        match TranspositionTable::try_new(mb) {
-            Ok(tt) => {
-                self.tt = Arc::new(tt);
-                self.hash_mb = mb;
-            }
-            Err(e) => say(&format!(
+        if let Err(e) = self.state.resize_table(mb) {
+            say(&format!(
                 "Error ({e}; the table stays at {} MB): memory {mb}",
-                self.hash_mb
-            )),
+                self.state.hash_mb()
+            ));
         }
         self.resume(was);
     }
@@ -918,7 +886,7 @@ impl XBoard {
     }
 
     fn cmd_exclude(&mut self, exclude: bool, arg: &str) {
-        let legal = self.session.legal_moves(NOTATION);
+        let legal = self.state.session().legal_moves(NOTATION);
         let arg = &self.engine_form(arg);
         if arg == "all" {
             self.excluded = if exclude { legal } else { Vec::new() };
@@ -945,13 +913,17 @@ impl XBoard {
             self.lifted = Some(square.to_string());
             square.to_string()
         };
-        let (files, ranks) = (self.variant.game.files, self.variant.game.ranks);
+        let (files, ranks) = (
+            self.state.variant().game.files,
+            self.state.variant().game.ranks,
+        );
         // A square off the board is a holdings square: show where pieces can be dropped.
         let from = describe::parse_square(&square, files, ranks)
             .filter(|(_, n)| *n == square.len())
             .map(|(sq, _)| sq);
         let marks: Vec<(Coord, bool)> = self
-            .session
+            .state
+            .session()
             .move_facts()
             .into_iter()
             .filter(|f| f.from == from)
@@ -974,8 +946,7 @@ impl XBoard {
         }
         if name.eq_ignore_ascii_case("MultiPV") {
             match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
-                    self.opts.multipv = n;
+                Ok(n) if self.state.set_multipv(n).is_ok() => {
                     // Analysis shows the new number of lines at once.
                     if self.analyzing {
                         self.start_analysis();
@@ -990,16 +961,15 @@ impl XBoard {
         }
         if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
             return match value {
-                "1" | "true" => self.opts.material_only = true,
-                "0" | "false" => self.opts.material_only = false,
+                "1" | "true" => self.state.set_material_only(true),
+                "0" | "false" => self.state.set_material_only(false),
                 _ => say(&format!(
                     "Error (option {EVAL_MATERIAL_ONLY} takes 0 or 1): {}",
                     clip(value)
                 )),
             };
         }
-        let all = all_rule_options();
-        let Some(opt) = all.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+        let Some(opt) = EngineState::find_rule_option(name) else {
             return say(&format!("Error (unknown option): {}", clip(name)));
         };
         let b = match value {
@@ -1023,22 +993,25 @@ impl XBoard {
 
     /// Sets a rule switch and sets the game up again under it.
     fn apply_rule_option(&mut self, name: &'static str, b: bool) {
-        self.rule_values.retain(|(n, _)| *n != name);
-        self.rule_values.push((name, b));
-        if !self.session.rule_options().iter().any(|o| o.name == name) {
+        if !self.state.plays_rule_option(name) {
+            // Remembered for the games that have it; this one goes on undisturbed.
+            if let Err(e) = self.state.set_rule_option(name, b) {
+                say(&format!("Error ({e})"));
+            }
             return;
         }
         let was = self.running.as_ref().map(|r| r.purpose);
         self.stop_search();
-        if let Err(e) = self.session.set_rule_option(name, b) {
-            say(&format!("Error (option {name}: {e})"));
+        if let Err(e) = self.state.set_rule_option(name, b) {
+            say(&format!("Error ({e})"));
             return self.resume(was);
         }
         // The switch takes effect from the next position set up: set this one again.
         let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
-        if let Err(e) = self
-            .session
-            .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
+        if let Err(e) =
+            self.state
+                .session_mut()
+                .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
         {
             say(&format!(
                 "tellusererror The game so far is not legal with {name}={}: {}",
@@ -1062,8 +1035,8 @@ impl XBoard {
             }
         };
         self.cancel_job();
-        let session = self.session.clone_session();
-        let threads = self.opts.threads;
+        let session = self.state.session().clone_session();
+        let threads = self.state.options().threads;
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
         let spawned = thread::Builder::new().name("perft".into()).spawn(move || {

@@ -1,0 +1,271 @@
+//! What an engine keeps between commands, whichever protocol drives it: the current variant
+//! and game, the rule switches the user chose, the transposition table and the search options.
+//!
+//! Both adapters own one [`EngineState`] and change it only through the methods here, so the
+//! rules about these settings (a refused change leaves the last good state; rule switches follow
+//! the user to every variant that knows them; a table size the machine cannot give keeps the
+//! old table) are written once. Each adapter keeps only its protocol's wording of the answers
+//! and its own protocol state (XBoard's clocks, force mode, move history; UCI's `Ponder`).
+
+use crate::engine::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::Session;
+use crate::games::RuleOption;
+use crate::search::{SearchOptions, TranspositionTable};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The table size a new engine starts with, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The most search threads either protocol accepts.
+pub const MAX_THREADS: usize = 256;
+/// The most lines (MultiPV) either protocol accepts.
+pub const MAX_MULTIPV: usize = 256;
+
+/// The engine option that switches evaluation to material alone: the baseline each game's
+/// evaluation is measured against in matches (see `SearchOptions::material_only`).
+pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
+
+/// A value outside the range an option accepts; the option keeps its value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OutOfRange {
+    pub min: usize,
+    pub max: usize,
+}
+
+/// The settings and game both protocol adapters keep (see the module documentation).
+pub struct EngineState {
+    variant: &'static VariantInfo,
+    session: Box<dyn Session>,
+    /// Rule switches the user set, by canonical name, applied to every new session that knows
+    /// them (a switch of another variant waits for that variant to be chosen).
+    rule_values: Vec<(&'static str, bool)>,
+    /// Shared with the running search, which holds its own reference: a new table replaces
+    /// this one without waiting for the search to let go.
+    tt: Arc<TranspositionTable>,
+    hash_mb: usize,
+    opts: SearchOptions,
+}
+
+impl Default for EngineState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EngineState {
+    /// The default variant at its start, default options and a table of [`DEFAULT_HASH_MB`].
+    pub fn new() -> Self {
+        let variant = registry::default_variant();
+        EngineState {
+            variant,
+            session: variant.new_session(),
+            rule_values: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            hash_mb: DEFAULT_HASH_MB,
+            opts: SearchOptions::default(),
+        }
+    }
+
+    pub fn variant(&self) -> &'static VariantInfo {
+        self.variant
+    }
+
+    /// The game in progress.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    /// The game in progress, to set a position or play a move on (the session itself leaves
+    /// the position unchanged when it refuses one).
+    pub fn session_mut(&mut self) -> &mut dyn Session {
+        self.session.as_mut()
+    }
+
+    /// The table, for a search thread to share.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        Arc::clone(&self.tt)
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Empties the table by putting a fresh one of the same size in its place: fresh zeroed
+    /// memory is ready at once, where writing zeros over a large table takes seconds. The old
+    /// table is freed here when no search still holds it (callers stop the search first).
+    /// Should the new one not be had, the old one is cleared in place.
+    pub fn clear_table(&mut self) {
+        match TranspositionTable::try_new(self.hash_mb) {
+            Ok(t) => self.tt = Arc::new(t),
+            Err(_) => self.tt.clear(),
+        }
+    }
+
+    /// A table of `mb` MB in place of the current one; the same size again changes nothing.
+    /// A new table is fresh zeroed memory (address space only, until a search writes to it),
+    /// so it is had before the old one goes, and a size the machine cannot give is refused
+    /// with the old table kept as it was. The range each protocol allows is its own.
+    pub fn resize_table(&mut self, mb: usize) -> Result<(), String> {
+        if mb != self.hash_mb {
+            self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+            self.hash_mb = mb;
+        }
+        Ok(())
+    }
+
+    /// The options a search is started with.
+    pub fn options(&self) -> &SearchOptions {
+        &self.opts
+    }
+
+    pub fn set_threads(&mut self, n: usize) -> Result<(), OutOfRange> {
+        self.opts.threads = in_range(n, 1, MAX_THREADS)?;
+        Ok(())
+    }
+
+    pub fn set_multipv(&mut self, n: usize) -> Result<(), OutOfRange> {
+        self.opts.multipv = in_range(n, 1, MAX_MULTIPV)?;
+        Ok(())
+    }
+
+    /// Time kept back from every move; the protocol that offers it bounds it.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.opts.move_overhead = overhead;
+    }
+
+    pub fn set_material_only(&mut self, on: bool) {
+        self.opts.material_only = on;
+    }
+
+    /// Every rule switch of every variant, once each (the first variant's default wins): the
+    /// options both protocols announce, whatever variant is played.
+    pub fn all_rule_options() -> Vec<RuleOption> {
+        let mut out: Vec<RuleOption> = Vec::new();
+        for v in VARIANTS {
+            for o in v.game.rule_options {
+                if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
+                    out.push(*o);
+                }
+            }
+        }
+        out
+    }
+
+    /// The rule switch of some variant called `name` (case-insensitive).
+    pub fn find_rule_option(name: &str) -> Option<RuleOption> {
+        Self::all_rule_options()
+            .into_iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the current game has the rule switch `name` (canonical spelling).
+    pub fn plays_rule_option(&self, name: &str) -> bool {
+        self.session.rule_options().iter().any(|o| o.name == name)
+    }
+
+    /// Sets a rule switch (canonical name, from [`Self::find_rule_option`]): on the current
+    /// game if it has it, and on every game chosen later that has it. The current game takes
+    /// it from the next position set up. Refused, it changes nothing.
+    pub fn set_rule_option(&mut self, name: &'static str, value: bool) -> Result<(), String> {
+        if self.plays_rule_option(name) {
+            self.session
+                .set_rule_option(name, value)
+                .map_err(|e| format!("option {name}: {e}"))?;
+        }
+        self.rule_values.retain(|(n, _)| *n != name);
+        self.rule_values.push((name, value));
+        Ok(())
+    }
+
+    /// A fresh game of `info` at its start, with the user's rule switches.
+    fn new_session(&self, info: &'static VariantInfo) -> Result<Box<dyn Session>, String> {
+        let mut session = info.new_session();
+        for (name, value) in &self.rule_values {
+            if session.rule_options().iter().any(|o| o.name == *name) {
+                session
+                    .set_rule_option(name, *value)
+                    .map_err(|e| format!("option {name}: {e}"))?;
+            }
+        }
+        Ok(session)
+    }
+
+    /// Switches to a new game of `info` at its start position, with the user's rule switches;
+    /// the table is left alone (whether a new game empties it is the protocol's choice). On an
+    /// error the current game goes on.
+    pub fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+        self.session = self.new_session(info)?;
+        self.variant = info;
+        Ok(())
+    }
+}
+
+fn in_range(n: usize, min: usize, max: usize) -> Result<usize, OutOfRange> {
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(OutOfRange { min, max })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Notation;
+
+    /// Perft 2 of a crowded Cannon middle game under a state whose user chose
+    /// `CannonClearShot=clear` before choosing the game (docs/rules/cannon.md counts 1505
+    /// leaves without the switch, 1504 with it).
+    fn cannon_middle_game_perft_2(clear: bool) -> u64 {
+        let mut s = EngineState::new();
+        let opt = EngineState::find_rule_option("cannonclearshot").unwrap();
+        assert!(!s.plays_rule_option(opt.name));
+        // Chosen while another game is played: remembered, not refused.
+        s.set_rule_option(opt.name, clear).unwrap();
+        let cannon = VARIANTS
+            .iter()
+            .find(|v| v.game.rule_options.iter().any(|o| o.name == opt.name))
+            .unwrap();
+        s.select_variant(cannon).unwrap();
+        assert!(std::ptr::eq(s.variant(), cannon));
+        let fen =
+            "3t6/1s1s3s1s/1s1s1s4/3s1S1s2/2S1s1S3/s2S2S3/S3S1S1S1/S1S3S3/S1S1s5/6T3[] w - - 0 12";
+        s.session_mut()
+            .set_position(Some(fen), &[], Notation::Uci)
+            .unwrap();
+        s.session()
+            .perft_divide(2, 1, Notation::Uci)
+            .iter()
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    #[test]
+    fn rule_switches_follow_the_user_to_the_variants_that_have_them() {
+        assert_eq!(cannon_middle_game_perft_2(false), 1505);
+        assert_eq!(cannon_middle_game_perft_2(true), 1504);
+    }
+
+    #[test]
+    fn refused_settings_change_nothing() {
+        let mut s = EngineState::new();
+        assert_eq!(
+            s.set_threads(0),
+            Err(OutOfRange {
+                min: 1,
+                max: MAX_THREADS
+            })
+        );
+        assert_eq!(s.set_multipv(MAX_MULTIPV + 1).unwrap_err().max, MAX_MULTIPV);
+        assert_eq!(s.options().threads, 1);
+        assert_eq!(s.options().multipv, 1);
+        // A size no machine can give keeps the old table.
+        let before = s.table();
+        assert!(s.resize_table(usize::MAX / (1 << 21)).is_err());
+        assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
+        assert!(Arc::ptr_eq(&before, &s.table()));
+        // The same size again keeps the table (and what it holds).
+        s.resize_table(DEFAULT_HASH_MB).unwrap();
+        assert!(Arc::ptr_eq(&before, &s.table()));
+    }
+}

@@ -1,0 +1,209 @@
+//! One property for every registered variant: random legal games from the start and from
+//! hand-picked middle games, checking after every make and every unmake that the position, its
+//! key (incremental == computed from scratch) and its FEN round-trip are as they should be, and
+//! that no legal move leaves the mover's own king attacked (in the games with check).
+//!
+//! The variants come from the registry; the test knows only the game types. A new variant of
+//! an existing type is checked as soon as it is registered (and its middle games listed below);
+//! a new game type must be added to `check_variant`, which fails the test until it is.
+
+use cannonade::engine::registry::{VariantInfo, VARIANTS};
+use cannonade::games::cannon::CannonPosition;
+use cannonade::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
+use cannonade::games::shogi::CannonShogi;
+use cannonade::games::{Game, MoveList, Notation};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+/// Positions with the game's machinery in play (captures, promotions, pieces in hand,
+/// cannons on the board), picked by hand from each game's tests or from `cannonade openings`
+/// (24 random plies kept when a shallow search finds them roughly level).
+fn middle_games(variant: &str) -> &'static [&'static str] {
+    match variant {
+        "chess" => &[
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ],
+        "cannon" => &[
+            "3t6/1s1s3s1s/1s1s1s4/3s1S1s2/2S1s1S3/s2S2S3/S3S1S1S1/S1S3S3/S1S1s5/6T3[] w - - 0 12",
+            "5t4/1s5sss/1s2ss1s1s/2s2s4/s1s2s4/1S1S2SSs1/1S1S6/4S1S2S/S1S1S1S2S/8T1[] w - - 2 13",
+            "2t7/5s1s1s/1ss2s1s2/1ss1s2sSs/2S1s1s1s1/7S2/SS2SSS1S1/S1S2S2S1/6S3/1T8[] w - - 6 13",
+        ],
+        "cannonrider" => &[
+            "n2rk1cr1n/*pp1pp1Cp*/*4bpq1*/*2p5*/*1cPB1Q2*/*8*/*PPBPP1PP*/NR1C1K1R1N w - - 3 13",
+            "nrb1kq1br1/*1pppppnp*/*p7*/*Q7*/*4PcpP*/*N2PC3*/*PPP2BP1*/1RBCK2cR1 w kq - 1 13",
+        ],
+        "cannonriderscorpion" => &[
+            "n1bk4rn/*1rsssqss*/*2ss4*/*2S2cRs*/*1cb4S*/*1S2SC2*/*S1SS1S2*/NRBCKQ1B1N w Q - 1 13",
+            "nrbckc2rn/*2ss3s*/*7s*/*1s2S1sq*/*s3S3*/*1S1b4*/*SNKCS2S*/1RBC1Q1BRN w kq - 0 13",
+        ],
+        "swedishcannon" => &[
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPCPPP/RNBQKBNR[Ccc] b KQkq - 0 1",
+            "r1bqkr2/p2p1cb1/n1p2n2/1p2Pppp/4cPP1/NQ6/PPP1P2P/1RBK1BNR[CC] w q - 0 13",
+            "2bqkbr1/1cpp1pp1/r1np1n2/p1P5/PP3B1p/3P3N/C2QPPPP/R3KB1R[Cc] w KQ - 1 13",
+        ],
+        "swedishcannon1" => &[
+            "r1b1k2r/1ppcqp1p/n4n2/p1Cpp1p1/P1PbP1P1/1P5P/3PKP2/RNBQ1BNR[] w kq - 3 13",
+            "2bqkb1r/1pppppcp/8/P4n1P/Q1P2p2/8/nP1PP3/RNB1KBNR[] w Kk - 0 13",
+        ],
+        "cannonshogi" => &[
+            "lnsgkg1nl/2ci1uas1/p1p1p1+B1p/9/9/4P4/P+rP3P1P/1BAU1IC2/LNSGKGSNL[PR] b - - 0 4",
+            "lns2gsnl/3+Uk3a/p1p1pp2p/2G6/6i2/1r3u3/PcbKP1P1P/1BA1GIC2/LNSG2SNL[pr] w - - 3 13",
+            "ln1gk1snl/C1c1g2b1/s1ppBup1p/3Up2R1/p8/3R5/PP2P1P1i/2A3+a2/LNSGKG1NL[is] w - - 0 13",
+        ],
+        "chesstonia" => &[
+            "s*r2qkb1r**/**ppp1pppp**/p4pb1w2S/1c5n2C1/f3P1P1P2W/2PQ3P1P1P/**2nPK3**/**RNB2BNR*F w kq - 3 13",
+            "p*rn1q1r2**/**2p1bkpp**/1c5p1n1S/w1ppPp5F/f2P2p1bPCW/s8B1P/**P1QPPP1R**/**RNB1K1N1*1 w Q - 2 13",
+        ],
+        _ => &[],
+    }
+}
+
+/// What must agree between a position and the same position reached another way.
+#[derive(Debug, PartialEq, Eq)]
+struct Snapshot {
+    fen: String,
+    key: u64,
+    moves: Vec<String>,
+}
+
+fn snapshot<G: Game>(p: &G) -> Snapshot {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    Snapshot {
+        fen: p.to_fen(),
+        key: p.key(),
+        moves: list
+            .iter()
+            .map(|&m| p.move_to_string(m, Notation::Uci))
+            .collect(),
+    }
+}
+
+/// The incremental key is the key from scratch, and the FEN read back gives the same FEN and
+/// key.
+fn check_consistent<G: Game>(p: &G) -> Result<(), TestCaseError> {
+    let fen = p.to_fen();
+    prop_assert_eq!(p.key(), p.compute_key(), "incremental key in {}", fen);
+    let reread = p
+        .with_fen(&fen)
+        .map_err(|e| TestCaseError::fail(format!("own FEN {fen} refused: {e}")))?;
+    prop_assert_eq!(reread.to_fen(), fen.clone());
+    prop_assert_eq!(reread.key(), p.key(), "key of the FEN read back: {}", fen);
+    Ok(())
+}
+
+/// After a move: whether the side that made it left its own king attacked. Asked by passing
+/// the turn back, so that the game's own `in_check` answers (false in games without check).
+fn mover_in_check<G: Game>(p: &mut G) -> bool {
+    p.make_null_move();
+    let attacked = p.in_check();
+    p.unmake_null_move();
+    attacked
+}
+
+/// Plays `picks` (indices into the legal moves) from `start`. Every legal move on the way is
+/// made and unmade; the picked one is played on. At the end the whole game is taken back.
+fn random_game<G: Game>(start: &G, picks: &[u16]) -> Result<(), TestCaseError> {
+    let mut p = start.clone();
+    check_consistent(&p)?;
+    let mut trail = vec![snapshot(&p)];
+    for &pick in picks {
+        if p.outcome().is_some() {
+            break;
+        }
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        let before = trail.last().unwrap();
+        for &m in &moves {
+            p.make_move(m);
+            prop_assert!(
+                !mover_in_check(&mut p),
+                "{} leaves the king attacked in {}",
+                before.moves[moves.iter().position(|&x| x == m).unwrap()],
+                before.fen
+            );
+            prop_assert_eq!(
+                p.key(),
+                p.compute_key(),
+                "key after a move from {}",
+                before.fen
+            );
+            p.unmake_move();
+            prop_assert_eq!(p.to_fen(), before.fen.clone());
+            prop_assert_eq!(p.key(), before.key);
+        }
+        p.make_move(moves[pick as usize % moves.len()]);
+        check_consistent(&p)?;
+        trail.push(snapshot(&p));
+    }
+    while trail.len() > 1 {
+        p.unmake_move();
+        trail.pop();
+        prop_assert_eq!(&snapshot(&p), trail.last().unwrap());
+        prop_assert_eq!(p.key(), p.compute_key());
+    }
+    Ok(())
+}
+
+/// Runs the property for `info` if game type `G` plays it: `G` accepts the variant, starts at
+/// its registered FEN and has the registered session's moves there (so a type that merely
+/// reads the FEN is not mistaken for the one that plays the game). True if it ran.
+fn check_as<G: Game>(info: &'static VariantInfo, cases: u32) -> bool {
+    let Ok(start) = info.new_game::<G>() else {
+        return false;
+    };
+    let session = info.new_session();
+    let mut moves = session.legal_moves(Notation::Uci);
+    let mut own = snapshot(&start).moves;
+    moves.sort();
+    own.sort();
+    if start.to_fen() != info.game.start_fen || own != moves {
+        return false;
+    }
+    let name = info.game.name;
+    let mut starts = vec![start.clone()];
+    for fen in middle_games(name) {
+        starts.push(
+            start
+                .with_fen(fen)
+                .unwrap_or_else(|e| panic!("{name}: {fen}: {e}")),
+        );
+    }
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (0..starts.len(), vec(any::<u16>(), 0..40));
+    if let Err(e) = runner.run(&strategy, |(i, picks)| random_game(&starts[i], &picks)) {
+        panic!("{name} ({}): {e}", std::any::type_name::<G>());
+    }
+    true
+}
+
+fn check_variant(info: &'static VariantInfo, cases: u32) -> bool {
+    check_as::<Chess>(info, cases)
+        || check_as::<SwedishCannonChess>(info, cases)
+        || check_as::<CannonriderChess>(info, cases)
+        || check_as::<ChesstoniaChess>(info, cases)
+        || check_as::<CannonShogi>(info, cases)
+        || check_as::<CannonPosition>(info, cases)
+}
+
+#[test]
+fn make_unmake_key_and_fen_agree_in_every_registered_variant() {
+    for info in VARIANTS {
+        let name = info.game.name;
+        assert!(
+            middle_games(name).len() >= 2,
+            "{name}: list a few middle games for it in middle_games"
+        );
+        assert!(
+            check_variant(info, 48),
+            "{name}: no game type here plays it; add its type to check_variant"
+        );
+    }
+}
