@@ -840,14 +840,12 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-        let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         loop {
             let next = {
                 let tables = self.tables.as_ref().expect("a worker has its tables");
                 let ctx = QuietContext {
                     history: &tables.history,
-                    captures: &tables.captures,
                     cont: &tables.cont,
                     prev,
                     killers,
@@ -987,7 +985,6 @@ impl<'a, G: Game> Worker<'a, G> {
                         if !tactical {
                             self.reward_quiet(ply, m, depth, &quiets);
                         }
-                        self.reward_capture(m, tactical, depth, &captures);
                         break;
                     }
                     alpha = score;
@@ -995,9 +992,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if !tactical && !quiets.is_full() {
                 quiets.push(m);
-            }
-            if tactical && !captures.is_full() {
-                captures.push(m);
             }
         }
         if searched == 0 && excluded.is_none() {
@@ -1053,19 +1047,6 @@ impl<'a, G: Game> Worker<'a, G> {
             for p in prev {
                 t.cont.update(p, qpt, -bonus);
             }
-        }
-    }
-
-    /// A move caused a cutoff: raise the capture history of a tactical `m`, and lower that
-    /// of the tactical moves tried before it, which failed to cut.
-    fn reward_capture(&mut self, m: Move, tactical: bool, depth: i32, tried: &[Move]) {
-        let bonus = (depth * depth * 16 + 32 * depth).min(4000);
-        let t = self.tables.as_mut().expect("a worker has its tables");
-        if tactical {
-            t.captures.update(&self.pos, m, bonus);
-        }
-        for &c in tried {
-            t.captures.update(&self.pos, c, -bonus);
         }
     }
 

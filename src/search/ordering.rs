@@ -118,46 +118,6 @@ impl ContinuationHistory {
     }
 }
 
-/// Classes of captured material in the capture history: the victim's value in steps of 64
-/// (a pawn, the minor pieces, a rook, a queen fall in different classes in chess).
-const VICTIM_CLASSES: usize = 16;
-
-/// Capture history: how often a capture by this piece kind on this square of a victim of this
-/// value class caused a cutoff. It orders captures of equal victims, where MVV-LVA cannot tell
-/// the good from the bad.
-pub struct CaptureHistory {
-    table: Vec<i16>,
-}
-
-impl Default for CaptureHistory {
-    fn default() -> Self {
-        CaptureHistory {
-            table: vec![0; PIECE_TO * VICTIM_CLASSES],
-        }
-    }
-}
-
-impl CaptureHistory {
-    #[inline]
-    fn index<G: Game>(pos: &G, m: Move) -> usize {
-        let victim = (pos.capture_value(m).max(0) as usize / 64).min(VICTIM_CLASSES - 1);
-        PieceTo::new(pos, m).index() * VICTIM_CLASSES + victim
-    }
-
-    #[inline]
-    pub fn get<G: Game>(&self, pos: &G, m: Move) -> i32 {
-        i32::from(self.table[Self::index(pos, m)])
-    }
-
-    #[inline]
-    pub fn update<G: Game>(&mut self, pos: &G, m: Move, bonus: i32) {
-        let e = &mut self.table[Self::index(pos, m)];
-        let mut v = i32::from(*e);
-        gravity(&mut v, bonus);
-        *e = v as i16;
-    }
-}
-
 /// The best answer found so far to each opponent move (piece kind, target).
 pub struct CounterMoves {
     table: Vec<Move>,
@@ -193,13 +153,11 @@ pub struct SearchTables {
     pub history: History,
     pub cont: ContinuationHistory,
     pub counter_moves: CounterMoves,
-    pub captures: CaptureHistory,
 }
 
 /// What orders the quiet moves of one node.
 pub struct QuietContext<'h> {
     pub history: &'h History,
-    pub captures: &'h CaptureHistory,
     pub cont: &'h ContinuationHistory,
     /// The moves one and two plies back.
     pub prev: [PieceTo; 2],
@@ -304,7 +262,7 @@ impl<'a> StagedPicker<'a> {
                         let m = self.moves[i];
                         if pos.is_tactical(m) {
                             self.moves.swap(end, i);
-                            self.scores[end] = mvv_lva(pos, m) + ctx.captures.get(pos, m) / 8;
+                            self.scores[end] = mvv_lva(pos, m);
                             end += 1;
                         }
                     }
@@ -475,10 +433,8 @@ mod tests {
         history.update(pos.side_to_move(), find("d1b1"), 1000);
         let n = moves.len();
         let cont = ContinuationHistory::default();
-        let captures = CaptureHistory::default();
         let ctx = QuietContext {
             history: &history,
-            captures: &captures,
             cont: &cont,
             prev: [PieceTo::NONE; 2],
             killers: [killer, Move::NONE],
