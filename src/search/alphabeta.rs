@@ -2,8 +2,9 @@
 //! search, quiescence, and the usual pruning (null move, reverse futility, late-move pruning
 //! and reductions). Every game rule comes from the `Game` trait.
 
+use super::eval_cache::EvalCache;
 use super::limits::Limits;
-use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables};
+use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables, StagedPicker};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -175,6 +176,7 @@ pub struct Worker<'a, G: Game> {
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     /// Histories and counter-moves, taken from the table's store and given back on drop.
     tables: Option<SearchTables>,
+    evals: EvalCache,
     /// Per-ply facts of the current line (index = ply).
     frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -224,6 +226,7 @@ impl<'a, G: Game> Worker<'a, G> {
             root_depth: 0,
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
             tables: Some(shared.tt.take_histories()),
+            evals: EvalCache::default(),
             frames: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -244,11 +247,12 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// The position's static value, side to move's view.
-    fn static_eval(&self) -> i32 {
+    fn static_eval(&mut self) -> i32 {
         if self.material_only {
             self.pos.material()
         } else {
-            self.pos.evaluate()
+            let pos = &self.pos;
+            self.evals.get_or(pos.key(), || pos.evaluate())
         }
     }
 
@@ -830,38 +834,32 @@ impl<'a, G: Game> Worker<'a, G> {
         let tables = self.tables.as_ref().expect("a worker has its tables");
         let counter = tables.counter_moves.get(prev[0]);
         let mut scores = Scores::new();
-        let ctx = QuietContext {
-            history: &tables.history,
-            cont: &tables.cont,
-            prev,
-            killers,
-            counter,
-        };
-        // Scored once here; the picker hands them out best first.
-        let picker = MovePicker::new(&self.pos, &mut moves, &mut scores, tt_move, &ctx);
+        // The picker does each stage's work only when the node gets that far.
+        let mut picker = StagedPicker::new(&mut moves, &mut scores, tt_move);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        for m in picker {
-            if m == excluded {
-                continue;
-            }
-            let tactical = self.pos.is_tactical(m);
-            let quiet_score = if tactical {
-                0
-            } else {
+        loop {
+            let next = {
                 let tables = self.tables.as_ref().expect("a worker has its tables");
-                QuietContext {
+                let ctx = QuietContext {
                     history: &tables.history,
                     cont: &tables.cont,
                     prev,
                     killers,
                     counter,
-                }
-                .score(&self.pos, m)
+                };
+                picker.next(&self.pos, &ctx)
             };
+            let Some((m, quiet_score)) = next else {
+                break;
+            };
+            if m == excluded {
+                continue;
+            }
+            let tactical = self.pos.is_tactical(m);
             // Depth after a late-move reduction, for the pruning decisions below.
             let lmr_depth = (depth - 1 - reduction(depth, searched + 1)).max(0);
             // Singular extension: when the table move is much better than every other move
@@ -895,6 +893,25 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                 }
             }
+            // Quiet moves pruned unless they give check: late in the list at low depth
+            // (late-move pruning), unable to lift the static value to alpha (futility), or
+            // with a bad history at low depth. Asked first, because it is cheaper than the
+            // exchange test below, and a move it prunes needs no exchange test.
+            if !pv
+                && !in_check
+                && !tactical
+                && best > -MATE_BOUND
+                && (depth <= 8 && searched as i32 >= lmp_limit
+                    || lmr_depth <= 6 && eval + 100 + 120 * lmr_depth <= alpha
+                    || lmr_depth <= 3 && quiet_score < -3000 * depth)
+            {
+                self.pos.make_move(m);
+                let gives_check = self.pos.in_check();
+                self.pos.unmake_move();
+                if !gives_check {
+                    continue;
+                }
+            }
             // Static-exchange pruning at low depth: a capture that loses more than a margin
             // growing with depth, or a quiet move that drops its piece, is not worth a search.
             if !pv && !in_check && best > -MATE_BOUND && searched > 0 {
@@ -913,23 +930,6 @@ impl<'a, G: Game> Worker<'a, G> {
             self.frames[ply].piece_to = piece_to;
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
-            if !pv && !in_check && !tactical && !gives_check && best > -MATE_BOUND {
-                // Late-move pruning: deep in the list at low depth, quiet moves rarely matter.
-                if depth <= 8 && searched as i32 >= lmp_limit {
-                    self.pos.unmake_move();
-                    continue;
-                }
-                // Futility: even a good quiet move would not lift the static value to alpha.
-                if lmr_depth <= 6 && eval + 100 + 120 * lmr_depth <= alpha {
-                    self.pos.unmake_move();
-                    continue;
-                }
-                // A quiet move with a bad history at low depth.
-                if lmr_depth <= 3 && quiet_score < -3000 * depth {
-                    self.pos.unmake_move();
-                    continue;
-                }
-            }
             if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
                 ext = 1;
             }

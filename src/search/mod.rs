@@ -12,6 +12,7 @@
 //! N moves".
 
 mod alphabeta;
+mod eval_cache;
 pub mod limits;
 pub mod ordering;
 pub mod smp;

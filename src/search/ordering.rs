@@ -15,12 +15,6 @@ const SQUARES: usize = 128;
 pub const HISTORY_MAX: i32 = 16_384;
 
 const TT_MOVE: i32 = 1 << 30;
-const TACTICAL: i32 = 1 << 28;
-const KILLER_1: i32 = 1 << 27;
-const KILLER_2: i32 = KILLER_1 - 1;
-const COUNTER: i32 = KILLER_1 - 2;
-/// Captures that lose material by static exchange come after every quiet move.
-const BAD_TACTICAL: i32 = -(1 << 28);
 
 /// The "gravity" update: a bonus moves the entry toward +-HISTORY_MAX and shrinks as it gets
 /// there, so scores saturate smoothly and old knowledge decays.
@@ -182,9 +176,181 @@ impl QuietContext<'_> {
     }
 }
 
+/// Hands out the moves of a main-search node in stages, doing each stage's work only when the
+/// node gets that far: the table move (nothing scored yet), the tactical moves by MVV-LVA whose
+/// static exchange does not lose (the exchange is evaluated only for the move about to be
+/// tried), the killers and the counter-move, the quiet moves by history, and last the tactical
+/// moves that lose material. Most nodes are cut by the table move or a good capture, and then
+/// the quiet moves are never scored. It borrows the caller's list, so a node keeps one move
+/// list on the stack; the position and histories are passed to each call because the search
+/// changes the position between calls.
+pub struct StagedPicker<'a> {
+    moves: &'a mut MoveList,
+    scores: &'a mut Scores,
+    tt_move: Move,
+    stage: Stage,
+    /// Start of the tactical moves (after the table move, if it was found).
+    tactical_start: usize,
+    /// The tactical moves that lose material: `tactical_start..bad_end`, in the order found.
+    bad_end: usize,
+    /// The next move to look at in the current stage.
+    cur: usize,
+    /// End of the tactical moves; the quiet moves follow.
+    tactical_end: usize,
+    /// The refutation (killer or counter-move) to look for next.
+    refutation: usize,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    Tactical,
+    Refutations,
+    Quiets,
+    BadTactical,
+    Done,
+}
+
+impl<'a> StagedPicker<'a> {
+    pub fn new(moves: &'a mut MoveList, scores: &'a mut Scores, tt_move: Move) -> Self {
+        scores.clear();
+        scores.extend(std::iter::repeat_n(0, moves.len()));
+        StagedPicker {
+            moves,
+            scores,
+            tt_move,
+            stage: Stage::TtMove,
+            tactical_start: 0,
+            bad_end: 0,
+            cur: 0,
+            tactical_end: 0,
+            refutation: 0,
+        }
+    }
+
+    /// Index of the best-scored move in `from..to` (the first of equals).
+    #[inline]
+    fn best_in(&self, from: usize, to: usize) -> usize {
+        let mut best = from;
+        for i in from + 1..to {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn swap(&mut self, i: usize, j: usize) {
+        self.moves.swap(i, j);
+        self.scores.swap(i, j);
+    }
+
+    /// The next move and, for a quiet move, its history score (0 for tactical moves).
+    pub fn next<G: Game>(&mut self, pos: &G, ctx: &QuietContext<'_>) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Tactical;
+                    if let Some(i) = self.moves.iter().position(|&m| m == self.tt_move) {
+                        self.moves.swap(0, i);
+                        self.tactical_start = 1;
+                    }
+                    // Tactical moves to the front of the rest, scored by MVV-LVA.
+                    let mut end = self.tactical_start;
+                    for i in self.tactical_start..self.moves.len() {
+                        let m = self.moves[i];
+                        if pos.is_tactical(m) {
+                            self.moves.swap(end, i);
+                            self.scores[end] = mvv_lva(pos, m);
+                            end += 1;
+                        }
+                    }
+                    self.tactical_end = end;
+                    self.bad_end = self.tactical_start;
+                    self.cur = self.tactical_start;
+                    if self.tactical_start == 1 {
+                        let m = self.moves[0];
+                        let score = if pos.is_tactical(m) {
+                            0
+                        } else {
+                            ctx.score(pos, m)
+                        };
+                        return Some((m, score));
+                    }
+                }
+                Stage::Tactical => {
+                    if self.cur >= self.tactical_end {
+                        self.stage = Stage::Refutations;
+                        self.cur = self.tactical_end;
+                        continue;
+                    }
+                    let best = self.best_in(self.cur, self.tactical_end);
+                    self.swap(self.cur, best);
+                    let m = self.moves[self.cur];
+                    if pos.see_ge(m, 0) {
+                        self.cur += 1;
+                        return Some((m, 0));
+                    }
+                    // Loses material: kept, in this order, for the last stage.
+                    self.swap(self.cur, self.bad_end);
+                    self.bad_end += 1;
+                    self.cur += 1;
+                }
+                Stage::Refutations => {
+                    let refutations = [ctx.killers[0], ctx.killers[1], ctx.counter];
+                    while self.refutation < refutations.len() {
+                        let r = refutations[self.refutation];
+                        self.refutation += 1;
+                        if r.is_none()
+                            || r == self.tt_move
+                            || refutations[..self.refutation - 1].contains(&r)
+                        {
+                            continue;
+                        }
+                        let found = self.moves[self.cur..]
+                            .iter()
+                            .position(|&m| m == r)
+                            .map(|i| i + self.cur);
+                        if let Some(i) = found {
+                            self.swap(self.cur, i);
+                            self.cur += 1;
+                            return Some((r, ctx.score(pos, r)));
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                    for i in self.cur..self.moves.len() {
+                        self.scores[i] = ctx.score(pos, self.moves[i]);
+                    }
+                }
+                Stage::Quiets => {
+                    if self.cur >= self.moves.len() {
+                        self.stage = Stage::BadTactical;
+                        self.cur = self.tactical_start;
+                        continue;
+                    }
+                    let best = self.best_in(self.cur, self.moves.len());
+                    self.swap(self.cur, best);
+                    self.cur += 1;
+                    return Some((self.moves[self.cur - 1], self.scores[self.cur - 1]));
+                }
+                Stage::BadTactical => {
+                    if self.cur >= self.bad_end {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.cur += 1;
+                    return Some((self.moves[self.cur - 1], 0));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
 /// Scores moves once and hands them out best first (selection sort: cutoffs usually come
 /// early, so sorting the whole list would be wasted work). It borrows the caller's list, so a
-/// node keeps one move list on the stack.
+/// node keeps one move list on the stack. Used where only tactical moves are searched.
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
     scores: &'a mut Scores,
@@ -195,41 +361,6 @@ pub struct MovePicker<'a> {
 pub type Scores = ArrayVec<i32, MAX_MOVES>;
 
 impl<'a> MovePicker<'a> {
-    /// Orders `moves` for the main search.
-    pub fn new<G: Game>(
-        pos: &G,
-        moves: &'a mut MoveList,
-        scores: &'a mut Scores,
-        tt_move: Move,
-        ctx: &QuietContext<'_>,
-    ) -> Self {
-        scores.clear();
-        scores.extend(moves.iter().map(|&m| {
-            if m == tt_move {
-                TT_MOVE
-            } else if pos.is_tactical(m) {
-                if pos.see_ge(m, 0) {
-                    TACTICAL + mvv_lva(pos, m)
-                } else {
-                    BAD_TACTICAL + mvv_lva(pos, m)
-                }
-            } else if m == ctx.killers[0] {
-                KILLER_1
-            } else if m == ctx.killers[1] {
-                KILLER_2
-            } else if m == ctx.counter {
-                COUNTER
-            } else {
-                ctx.score(pos, m)
-            }
-        }));
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
     /// Orders tactical moves for quiescence (MVV-LVA only).
     pub fn tactical<G: Game>(
         pos: &G,
@@ -309,8 +440,12 @@ mod tests {
             killers: [killer, Move::NONE],
             counter: Move::NONE,
         };
-        let order: Vec<Move> =
-            MovePicker::new(&pos, &mut moves, &mut Scores::new(), tt, &ctx).collect();
+        let mut scores = Scores::new();
+        let mut picker = StagedPicker::new(&mut moves, &mut scores, tt);
+        let mut order = Vec::new();
+        while let Some((m, _)) = picker.next(&pos, &ctx) {
+            order.push(m);
+        }
         assert_eq!(order.len(), n);
         assert_eq!(order[0], tt);
         assert_eq!(

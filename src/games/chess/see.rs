@@ -50,9 +50,30 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             SeeStart::Done(v) => v >= threshold,
             // The other side can only take away from what the move gains.
             SeeStart::Exchange { gain, .. } if gain < threshold => false,
+            // Nor more than the piece left on the square and what its taker gains by
+            // promoting: the mover can always stop after the first recapture. Most quiet moves
+            // at a pruning margin are settled here without looking for attackers.
+            SeeStart::Exchange { gain, stake, .. }
+                if gain - stake - self.recapture_promotion(m.to()) >= threshold =>
+            {
+                true
+            }
             SeeStart::Exchange { gain, stake, occ } => {
                 self.see_exchange(m.to(), gain, stake, occ) >= threshold
             }
+        }
+    }
+
+    /// What the other side gains at most by promoting when it recaptures on `to`.
+    #[inline(always)]
+    fn recapture_promotion(&self, to: Square) -> i32 {
+        let last = self.t.geo.ranks() - 1;
+        if self.t.geo.relative_rank(to, self.side == Color::Black) == last {
+            let best = R::PROMOTIONS.first().map_or(0, |&r| see_value(r));
+            let pawn = see_value(Role::Pawn).min(see_value(Role::Scorpion));
+            (best - pawn).max(0)
+        } else {
+            0
         }
     }
 

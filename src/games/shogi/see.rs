@@ -22,6 +22,7 @@ use super::tables::BB;
 use crate::board::{Bitboard, Square};
 use crate::games::swap::SwapList;
 use crate::games::{Game, Move, MoveKind};
+use std::sync::LazyLock;
 
 /// A king's place in the order of attackers: after everything else.
 const KING_VALUE: i32 = 100_000;
@@ -35,6 +36,15 @@ pub(crate) fn see_order(r: Role) -> i32 {
         role_value(r)
     }
 }
+
+/// The most a capture can gain by promoting the capturer.
+static MAX_PROMOTION_GAIN: LazyLock<i32> = LazyLock::new(|| {
+    Role::ALL
+        .iter()
+        .filter(|r| r.can_promote())
+        .map(|&r| role_value(r.promoted()) - role_value(r))
+        .fold(0, i32::max)
+});
 
 /// What the taker of a piece of role `r` gains: its board value and its value in hand.
 #[inline(always)]
@@ -54,7 +64,16 @@ impl ShogiPosition {
     pub(crate) fn see_ge_impl(&self, m: Move, threshold: i32) -> bool {
         let (gain, stake, occ) = self.see_start(m);
         // The other side can only take away from what the move gains.
-        gain >= threshold && self.see_exchange(m.to(), gain, stake, occ) >= threshold
+        if gain < threshold {
+            return false;
+        }
+        // Nor more than the piece left on the square and what its taker gains by promoting:
+        // the mover can always stop the exchange after the first recapture. Most quiet moves
+        // at a pruning margin are settled here without looking for attackers.
+        if gain - stake - *MAX_PROMOTION_GAIN >= threshold {
+            return true;
+        }
+        self.see_exchange(m.to(), gain, stake, occ) >= threshold
     }
 
     /// The mover's immediate gain, what the piece left on the target is worth to its taker,
