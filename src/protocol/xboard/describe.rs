@@ -139,11 +139,45 @@ pub fn occupancy(fen: &str, files: usize, ranks: usize) -> Vec<Vec<bool>> {
     occ
 }
 
-/// The `highlight` board for the legal moves from `from` (all drops when `from` is None):
-/// yellow for moves to an empty square, red for captures.
+/// The squares a move goes through: its origin (None for a drop), then the destination of
+/// each leg (`e3e5,e5e3`, a Cannon shot: origin e3, then e5 and e3).
+pub fn move_path(mv: &str, files: usize, ranks: usize) -> Option<(Option<Coord>, Vec<Coord>)> {
+    let mut legs = mv.split(',');
+    let (origin, first) = move_squares(legs.next()?, files, ranks)?;
+    let mut path = vec![first];
+    for leg in legs {
+        path.push(move_squares(leg, files, ranks)?.1);
+    }
+    Some((origin, path))
+}
+
+/// Whether some legal move from `from` goes through `entered` and then on from its last
+/// square: the square is the end of a move's first leg, not of the move (a `put` there is
+/// followed by a `lift` for the next leg).
+pub fn goes_on_from(
+    moves: &[String],
+    from: Option<Coord>,
+    entered: &[Coord],
+    files: usize,
+    ranks: usize,
+) -> bool {
+    moves.iter().any(|m| {
+        move_path(m, files, ranks).is_some_and(|(origin, path)| {
+            origin == from && path.len() > entered.len() && path.starts_with(entered)
+        })
+    })
+}
+
+/// The `highlight` board for the legal moves from `from` (all drops when `from` is None) whose
+/// first legs went through `entered` (empty when the piece was just lifted): where the next
+/// leg can go. Yellow marks a move to an empty square (or back to the origin), red a capture,
+/// cyan a square a move passes through and goes on from (XBoard then waits for the next leg
+/// instead of ending the move there: a Cannon shot is entered as the victim, then the shooter,
+/// so that XBoard leaves the shooter where it stands).
 pub fn highlight(
     moves: &[String],
-    from: Option<(usize, usize)>,
+    from: Option<Coord>,
+    entered: &[Coord],
     fen: &str,
     files: usize,
     ranks: usize,
@@ -151,10 +185,24 @@ pub fn highlight(
     let occ = occupancy(fen, files, ranks);
     let mut mark = vec![vec![None; files]; ranks];
     for m in moves {
-        if let Some((origin, (f, r))) = move_squares(m, files, ranks) {
-            if origin == from {
-                mark[r][f] = Some(if occ[r][f] { 'R' } else { 'Y' });
-            }
+        let Some((origin, path)) = move_path(m, files, ranks) else {
+            continue;
+        };
+        if origin != from || path.len() <= entered.len() || !path.starts_with(entered) {
+            continue;
+        }
+        let (f, r) = path[entered.len()];
+        let colour = if path.len() > entered.len() + 1 {
+            'C'
+        } else if occ[r][f] && origin != Some((f, r)) {
+            'R'
+        } else {
+            'Y'
+        };
+        // A square that ends one move and is passed through by another stays cyan: XBoard
+        // ends the move there too when the square is clicked twice.
+        if mark[r][f] != Some('C') {
+            mark[r][f] = Some(colour);
         }
     }
     let rows: Vec<String> = (0..ranks)
@@ -239,13 +287,48 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(
-            highlight(&moves, Some((4, 0)), fen, 8, 8),
+            highlight(&moves, Some((4, 0)), &[], fen, 8, 8),
             "highlight 8/8/8/8/8/8/3RYY2/3Y1Y2"
         );
         assert_eq!(
-            highlight(&moves, Some((0, 0)), fen, 8, 8),
+            highlight(&moves, Some((0, 0)), &[], fen, 8, 8),
             "highlight 8/8/8/8/8/8/8/8"
         );
+    }
+
+    #[test]
+    fn a_shot_is_entered_as_victim_then_shooter() {
+        // White soldiers on e1-e3 (XBoard's 0-based ranks) shoot the black soldier on e5; e3
+        // also steps to d4, e4 or f4.
+        let fen = "4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
+        let moves: Vec<String> = ["e3e5,e5e3", "e3d4", "e3e4", "e3f4", "e1e4"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        // Lifted: the victim is cyan (XBoard waits for the next leg), the steps yellow.
+        assert_eq!(
+            highlight(&moves, Some((4, 3)), &[], fen, 10, 10),
+            "highlight 10/10/10/10/4C5/3YYY4/10/10/10/10"
+        );
+        // After the victim: the way back to the shooter, and nothing else.
+        assert_eq!(
+            highlight(&moves, Some((4, 3)), &[(4, 5)], fen, 10, 10),
+            "highlight 10/10/10/10/10/10/4Y5/10/10/10"
+        );
+        assert!(goes_on_from(&moves, Some((4, 3)), &[(4, 5)], 10, 10));
+        assert!(!goes_on_from(&moves, Some((4, 3)), &[(4, 4)], 10, 10));
+        assert!(!goes_on_from(
+            &moves,
+            Some((4, 3)),
+            &[(4, 5), (4, 3)],
+            10,
+            10
+        ));
+        assert_eq!(
+            move_path("e3e5,e5e3", 10, 10),
+            Some((Some((4, 3)), vec![(4, 5), (4, 3)]))
+        );
+        assert_eq!(move_path("T@b0", 10, 10), Some((None, vec![(1, 0)])));
     }
 
     #[test]

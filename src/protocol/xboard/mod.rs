@@ -67,6 +67,15 @@ struct Job {
     handle: JoinHandle<()>,
 }
 
+/// A move being entered with the mouse: the square its piece was lifted from (None: the
+/// holdings) and the squares its first legs went through. XBoard reports a multi-leg move
+/// (a Cannon shot: to the victim, then back to the shooter) as `lift e3`, `put e5`, `lift e5`,
+/// `put e3`; each `lift` is answered with where the next leg can go.
+struct Entry {
+    from: Option<describe::Coord>,
+    entered: Vec<describe::Coord>,
+}
+
 /// The latest report of the running search, for `.` in analysis.
 type LastInfo = Arc<Mutex<Option<PvInfo<String>>>>;
 
@@ -94,8 +103,9 @@ pub struct XBoard {
     game_over: bool,
     /// Root moves `exclude`d by the user, as XBoard move strings.
     excluded: Vec<String>,
-    /// The square of the last `lift`, for `hover`.
-    lifted: Option<String>,
+    /// The move the user is entering in the GUI (from `lift` and `put`), for `hover` and the
+    /// next leg of a multi-leg move.
+    entry: Option<Entry>,
     running: Option<Running>,
     last_info: LastInfo,
     hash_mb: usize,
@@ -184,7 +194,7 @@ impl XBoard {
             analyzing: false,
             game_over: false,
             excluded: Vec::new(),
-            lifted: None,
+            entry: None,
             running: None,
             last_info: Arc::new(Mutex::new(None)),
             hash_mb: DEFAULT_HASH_MB,
@@ -657,16 +667,7 @@ impl XBoard {
             },
             "exclude" | "include" => self.cmd_exclude(cmd == "exclude", rest),
             "lift" | "hover" => self.cmd_lift(cmd, rest),
-            "put" => {
-                self.lifted = None;
-                say(&describe::highlight(
-                    &[],
-                    None,
-                    "",
-                    self.variant.files,
-                    self.variant.ranks,
-                ));
-            }
+            "put" => self.cmd_put(rest),
             "option" => self.cmd_option(rest),
             "perft" => self.cmd_perft(rest),
             "quit" => {
@@ -801,7 +802,7 @@ impl XBoard {
         let engine_mv = self.engine_form(mv);
         // (Read by the game, not looked up in the move list: a shot may come in two legs.)
         if self.session.move_text(&engine_mv, NOTATION).is_err() {
-            return say(&format!("Illegal move: {}", clip(mv)));
+            return say(&self.illegal_move(&engine_mv, mv));
         }
         // A legal move stops the search: a ponder or analysis search is restarted for the
         // new position; the GUI moving for the side the engine thinks for overrides it.
@@ -817,6 +818,23 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
+        }
+    }
+
+    /// The refusal of `mv`, with the reason when it is the first leg of a legal multi-leg
+    /// move (a Cannon shot entered by clicking the victim twice, which XBoard would show as the
+    /// soldier moving there). The reason avoids the words XBoard takes for other errors
+    /// ("time", "draw", "board", ...).
+    fn illegal_move(&self, engine_mv: &str, mv: &str) -> String {
+        let first_leg = format!("{engine_mv},");
+        match self
+            .session
+            .legal_moves(NOTATION)
+            .into_iter()
+            .find(|m| m.starts_with(&first_leg))
+        {
+            Some(whole) => format!("Illegal move (only the first leg of {whole}): {}", clip(mv)),
+            None => format!("Illegal move: {}", clip(mv)),
         }
     }
 
@@ -965,29 +983,62 @@ impl XBoard {
         }
     }
 
+    /// A board square named by `lift`/`put`/`hover`; None for a holdings square (which XBoard
+    /// names with a file letter off the board).
+    fn gui_square(&self, square: &str) -> Option<describe::Coord> {
+        describe::parse_square(square, self.variant.files, self.variant.ranks)
+            .filter(|(_, n)| *n == square.len())
+            .map(|(sq, _)| sq)
+    }
+
     fn cmd_lift(&mut self, cmd: &str, square: &str) {
-        let square = if cmd == "hover" {
-            match &self.lifted {
-                Some(s) => s.clone(),
-                None => return,
+        let sq = self.gui_square(square);
+        if cmd == "hover" {
+            // Hovering over a destination changes nothing in the move being entered.
+            if self.entry.is_none() {
+                return;
             }
         } else {
-            self.lifted = Some(square.to_string());
-            square.to_string()
-        };
+            // A `lift` on the square the last leg reached (after its `put`) asks for the next
+            // leg of the same move; any other `lift` starts a new move.
+            let next_leg =
+                matches!(&self.entry, Some(e) if sq.is_some() && e.entered.last() == sq.as_ref());
+            if !next_leg {
+                self.entry = Some(Entry {
+                    from: sq,
+                    entered: Vec::new(),
+                });
+            }
+        }
+        let Some(entry) = &self.entry else { return };
         let (files, ranks) = (self.variant.files, self.variant.ranks);
         let moves = self.session.legal_moves(NOTATION);
-        // A square off the board is a holdings square: show where pieces can be dropped.
-        let from = describe::parse_square(&square, files, ranks)
-            .filter(|(_, n)| *n == square.len())
-            .map(|(sq, _)| sq);
         say(&describe::highlight(
             &moves,
-            from,
+            entry.from,
+            &entry.entered,
             &self.session.fen(),
             files,
             ranks,
         ));
+    }
+
+    fn cmd_put(&mut self, square: &str) {
+        let sq = self.gui_square(square);
+        let (files, ranks) = (self.variant.files, self.variant.ranks);
+        if let (Some(entry), Some(sq)) = (&mut self.entry, sq) {
+            let mut entered = entry.entered.clone();
+            entered.push(sq);
+            let moves = self.session.legal_moves(NOTATION);
+            if describe::goes_on_from(&moves, entry.from, &entered, files, ranks) {
+                // The end of a first leg: XBoard asks for the next one with a `lift` here.
+                entry.entered = entered;
+                return;
+            }
+        }
+        // The move is complete (or abandoned): clear the marks.
+        self.entry = None;
+        say(&describe::highlight(&[], None, &[], "", files, ranks));
     }
 
     fn cmd_option(&mut self, arg: &str) {
