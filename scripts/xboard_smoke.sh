@@ -31,6 +31,16 @@ play_one() {
         colours=(-lightSquareColor "#77A26D" -darkSquareColor "#C8C365"
             -liteBackTextureFile "" -darkBackTextureFile "")
     fi
+    # Swedish Cannon Chess keeps its pawns on XBoard's lance slot (for the cannon's entry, see
+    # docs/xboard.md); a piece directory holding the pawn images under the lance's names
+    # draws them as pawns (XBoard takes every other image from its own set).
+    if [[ "$xbname" == swedishcannon* ]]; then
+        local svg=/usr/share/games/xboard/themes/default
+        mkdir -p "$dir/pieces"
+        cp "$svg/WhitePawn.svg" "$dir/pieces/WhiteLance.svg"
+        cp "$svg/BlackPawn.svg" "$dir/pieces/BlackLance.svg"
+        colours=(-pieceImageDirectory "$dir/pieces")
+    fi
     "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" "${colours[@]}" \
         -variant "$xbname" -testLegality "$legality" -matchGames 2 -matchPause 20000 \
         -tc 5 -inc 0 -depth 3 -adjudicateDrawMoves 250 \

@@ -151,6 +151,18 @@ pub enum XBoardSlot {
     Lance = 18,
     Cobra = 19,
     Unicorn = 20,
+    /// Slots past the first 21, for their images: XBoard draws the Sword slot as a sword,
+    /// Duck as a duck, Flying as a winged dragon, Horse as a pegasus, Copper and Iron as two
+    /// helmets, Axe as an axe, Wheel as a round disc, Butterfly as a butterfly.
+    Sword = 22,
+    Duck = 28,
+    Flying = 30,
+    Horse = 34,
+    Copper = 36,
+    Iron = 37,
+    Axe = 40,
+    Wheel = 44,
+    Butterfly = 45,
     /// The last slot of each colour; the letter given here always goes there.
     King = 255,
 }
@@ -160,6 +172,9 @@ pub enum XBoardSlot {
 pub struct XBoardSetup {
     /// Our upper-case letters and the XBoard slot (image) each one uses.
     pub slots: &'static [(char, XBoardSlot)],
+    /// Promoted pieces (shogi's `+X`): the letter of the unpromoted piece and the slot (image)
+    /// of its promoted form. XBoard pairs the two for promotion and for demotion on capture.
+    pub promoted: &'static [(char, XBoardSlot)],
     /// How many holdings slots XBoard shows (0: no holdings). A piece in hand needs a slot
     /// index below this; the index counts the game's pieces that come before it in slot order.
     pub holdings: usize,
@@ -205,6 +220,7 @@ impl VariantInfo {
             // as en-passant captures. The town uses the rook's (tower) image.
             "cannon" => Some(XBoardSetup {
                 slots: &[('T', Rook), ('S', Man), ('K', King)],
+                promoted: &[],
                 holdings: 1,
                 parent: "bughouse",
                 pieces: &[],
@@ -212,6 +228,7 @@ impl VariantInfo {
             }),
             "cannonrider" => Some(XBoardSetup {
                 slots: &WITH_CANNON,
+                promoted: &[],
                 holdings: 0,
                 parent: "fairy",
                 pieces: &[],
@@ -228,6 +245,7 @@ impl VariantInfo {
                     ('C', Cannon),
                     CHESS_SLOTS[5],
                 ],
+                promoted: &[],
                 holdings: 0,
                 parent: "fairy",
                 pieces: &[('S', "fmWfceFifmnDfsmN")],
@@ -248,14 +266,20 @@ impl VariantInfo {
                     ('P', Lance),
                     CHESS_SLOTS[5],
                 ],
+                promoted: &[],
                 holdings: 5,
                 parent: "seirawan",
                 pieces: &[],
                 legality_testing: false,
             }),
-            // Shogi-style: the promotable pieces on slots 0-9, their promoted forms (`+`) on
-            // slots 11-20 (XBoard pairs slot i with i + 11), the gold on 10; eleven kinds in
-            // hand. Parent `shogi`: captures go to the captor's hand, unpromoted.
+            // Parent `shogi`: captures go to the captor's hand, unpromoted; eleven kinds in
+            // hand. The shogi pieces sit where XBoard's own shogi puts them (it draws the queen
+            // slot as a lance, and the promoted ones as golden or crowned pieces). XBoard has no
+            // cannon image in shogi (it draws the cannon slot as a promoted pawn), so the four
+            // cannons get images that look like nothing else in the game: an axe, a sword and
+            // the copper and iron helmets (named after the copper and iron generals of large
+            // shogi); their flying forms winged ones. The king's look-alike (the falcon slot,
+            // which XBoard's shogi draws as a king) is not used.
             "cannonshogi" => Some(XBoardSetup {
                 slots: &[
                     ('P', Pawn),
@@ -264,25 +288,48 @@ impl VariantInfo {
                     ('R', Rook),
                     ('L', Queen),
                     ('S', Ferz),
-                    ('U', Alfil),
-                    ('A', Archbishop),
-                    ('C', Chancellor),
-                    ('I', Wazir),
-                    ('G', Man),
-                    ('+', Cannon),
-                    ('+', Nightrider),
-                    ('+', Cardinal),
-                    ('+', Dragon),
-                    ('+', Grasshopper),
-                    ('+', Silver),
-                    ('+', Falcon),
-                    ('+', Lance),
-                    ('+', Cobra),
-                    ('+', Unicorn),
+                    ('G', Wazir),
+                    ('A', Sword),
+                    ('C', Copper),
+                    ('I', Iron),
+                    ('U', Axe),
                     ('K', King),
+                ],
+                promoted: &[
+                    ('P', Cannon),
+                    ('N', Nightrider),
+                    ('B', Cardinal),
+                    ('R', Dragon),
+                    ('L', Grasshopper),
+                    ('S', Silver),
+                    ('A', Horse),
+                    ('U', Flying),
+                    ('C', Butterfly),
+                    ('I', Duck),
                 ],
                 holdings: 11,
                 parent: "shogi",
+                pieces: &[],
+                legality_testing: false,
+            }),
+            // The Cannons of Chesstonia: the cannon on XBoard's cannon slot, the projectiles
+            // wazir and ferz on theirs, the Go stone (which never moves) as a round disc.
+            "chesstonia" => Some(XBoardSetup {
+                slots: &[
+                    CHESS_SLOTS[0],
+                    CHESS_SLOTS[1],
+                    CHESS_SLOTS[2],
+                    CHESS_SLOTS[3],
+                    CHESS_SLOTS[4],
+                    ('F', Ferz),
+                    ('W', Wazir),
+                    ('C', Cannon),
+                    ('S', Wheel),
+                    CHESS_SLOTS[5],
+                ],
+                promoted: &[],
+                holdings: 0,
+                parent: "fairy",
                 pieces: &[],
                 legality_testing: false,
             }),
@@ -290,6 +337,7 @@ impl VariantInfo {
             // of its start position on the fairy slots, in order.
             _ => Some(XBoardSetup {
                 slots: &[],
+                promoted: &[],
                 holdings: self.pocket,
                 parent: "fairy",
                 pieces: &[],

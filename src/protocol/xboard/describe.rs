@@ -5,7 +5,9 @@
 use crate::games::registry::{VariantInfo, XBoardSetup, XBoardSlot};
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
-/// the king slot last; black is the same in lower case.
+/// the king slot last; black is the same in lower case. A promoted piece is written `^X` on its
+/// slot (X: the letter of the unpromoted piece), which XBoard reads as a `+` piece paired with
+/// X for promotion and demotion.
 pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
     if desc.slots.is_empty() {
         return None;
@@ -13,21 +15,25 @@ pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
     let max = desc
         .slots
         .iter()
+        .chain(desc.promoted)
         .filter(|(_, s)| *s != XBoardSlot::King)
         .map(|(_, s)| *s as usize)
         .max()
         .unwrap_or(0);
     // XBoard wants at least six letters a side (five slots and the king).
-    let mut white = vec!['.'; (max + 1).max(5)];
-    let mut king = '.';
+    let mut white = vec![".".to_string(); (max + 1).max(5)];
+    let mut king = ".".to_string();
     for &(c, slot) in desc.slots {
         match slot {
-            XBoardSlot::King => king = c,
-            s => white[s as usize] = c,
+            XBoardSlot::King => king = c.to_string(),
+            s => white[s as usize] = c.to_string(),
         }
     }
+    for &(c, slot) in desc.promoted {
+        white[slot as usize] = format!("^{c}");
+    }
     white.push(king);
-    let white: String = white.into_iter().collect();
+    let white: String = white.concat();
     let black = white.to_ascii_lowercase();
     Some(format!("{white}{black}"))
 }
@@ -247,6 +253,28 @@ mod tests {
             ".NBRQ......C......PK.nbrq......c......pk"
         );
         assert!(find("chess").unwrap().xboard_setup().is_none());
+        // Promoted pieces are `^X` on their own slots: the promoted gold cannon on the
+        // flying-dragon slot (30), not on the falcon slot that XBoard's shogi draws as a king.
+        let shogi = find("cannonshogi").unwrap().xboard_setup().unwrap();
+        let table = piece_to_char(&shogi).unwrap();
+        let white = &table[..table.len() / 2];
+        // One entry per slot: a letter, `.`, or `^` and a letter.
+        let mut slots: Vec<String> = Vec::new();
+        let mut chars = white.chars();
+        while let Some(c) = chars.next() {
+            slots.push(match c {
+                '^' => format!("^{}", chars.next().unwrap()),
+                c => c.to_string(),
+            });
+        }
+        assert!(white.starts_with("PNBRLS...G.^P^N^B^R^L^S"), "{white}");
+        let at = |i: usize| slots[i].as_str();
+        assert_eq!(
+            [at(17), at(22), at(30), at(34), at(36), at(37), at(40)],
+            [".", "A", "^U", "^A", "C", "I", "U"]
+        );
+        assert_eq!(slots.last().map(String::as_str), Some("K"));
+        assert_eq!(table[table.len() / 2..], white.to_ascii_lowercase());
     }
 
     #[test]
