@@ -99,6 +99,10 @@ pub struct MoveFacts {
     pub from: Option<Coord>,
     /// The first destination: where the piece goes, or the victim of a shot.
     pub to: Coord,
+    /// Where each leg of the move ends, in order: `[to]` for a move of one leg; a shot (a
+    /// capture by a piece that does not move) goes to its victim and back, `[to, from]`, as
+    /// XBoard enters it and writes it (`e3e5,e5e3`).
+    pub legs: Vec<Coord>,
     /// Whether `to` holds a piece before the move (XBoard's highlight shows such targets red).
     pub to_occupied: bool,
     /// Whether the move removes an enemy piece from the board.
@@ -200,6 +204,10 @@ impl<G: Game> GameSession<G> {
             },
             from: drop.is_none().then(|| self.coord(m.from())),
             to: self.coord(m.to()),
+            legs: match m.kind() {
+                MoveKind::Shot => vec![self.coord(m.to()), self.coord(m.from())],
+                _ => vec![self.coord(m.to())],
+            },
             to_occupied,
             capture: count(&after) < count(pos),
             drop,
@@ -423,6 +431,22 @@ mod tests {
         let town = s.facts_of("T@b1", Notation::Uci).unwrap();
         assert_eq!((town.from, town.to, town.drop), (None, (1, 0), Some('T')));
         assert_eq!(town.gui, "T@b0");
+        assert_eq!(town.legs, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn a_shot_goes_to_its_victim_and_back() {
+        let s = session(
+            "cannon",
+            Some("4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1"),
+        );
+        let shot = s.facts_of("e4e6", Notation::Uci).unwrap();
+        assert_eq!(shot.text.xboard, "e3e5,e5e3");
+        assert_eq!((shot.from, shot.to), (Some((4, 3)), (4, 5)));
+        assert_eq!(shot.legs, vec![(4, 5), (4, 3)]);
+        assert!(shot.capture && shot.to_occupied);
+        let step = s.facts_of("e4e5", Notation::Uci).unwrap();
+        assert_eq!(step.legs, vec![(4, 4)]);
     }
 
     #[test]

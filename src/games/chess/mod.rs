@@ -20,9 +20,7 @@ pub use chesstonia::Chesstonia;
 pub use eval::role_value;
 pub use piece::{Piece, Role};
 pub use position::ChessPosition;
-pub use rules::{
-    ChessBoard, ChessRules, Orthodox, GUSTAVIAN_CHESS, GUSTAVIAN_CHESS_START,
-};
+pub use rules::{ChessBoard, ChessRules, Orthodox, GUSTAVIAN_CHESS, GUSTAVIAN_CHESS_START};
 pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
