@@ -179,7 +179,11 @@ pub fn goes_on_from(
 /// leg can go. Yellow marks a move to an empty square (or back to the origin), red a capture,
 /// cyan a square a move passes through and goes on from (XBoard then waits for the next leg
 /// instead of ending the move there: a Cannon shot is entered as the victim, then the shooter,
-/// so that XBoard leaves the shooter where it stands).
+/// so that XBoard leaves the shooter where it stands). Magenta marks a square where the move
+/// may promote or not (shogi's `+`, both forms legal): XBoard then asks the player, whatever
+/// slot the piece sits on. Without it XBoard's shogi asks only for its own promotable slots
+/// and promotes a pawn-slot piece on the last rank by force, so a Cannon Shogi cannon could
+/// not be promoted by mouse, nor a soldier's promotion declined.
 pub fn highlight(
     moves: &[String],
     from: Option<Coord>,
@@ -200,14 +204,17 @@ pub fn highlight(
         let (f, r) = path[entered.len()];
         let colour = if path.len() > entered.len() + 1 {
             'C'
+        } else if promotion_choice(moves, m) {
+            'M'
         } else if occ[r][f] && origin != Some((f, r)) {
             'R'
         } else {
             'Y'
         };
         // A square that ends one move and is passed through by another stays cyan: XBoard
-        // ends the move there too when the square is clicked twice.
-        if mark[r][f] != Some('C') {
+        // ends the move there too when the square is clicked twice. A promotion choice stays
+        // magenta whichever of its two moves comes last.
+        if mark[r][f] != Some('C') && mark[r][f] != Some('M') {
             mark[r][f] = Some(colour);
         }
     }
@@ -235,6 +242,14 @@ pub fn highlight(
         })
         .collect();
     format!("highlight {}", rows.join("/"))
+}
+
+/// Whether the move is one of a promoting / not promoting pair (`d6d7+` and `d6d7`), both legal.
+fn promotion_choice(moves: &[String], m: &str) -> bool {
+    match m.strip_suffix('+') {
+        Some(plain) => moves.iter().any(|o| o == plain),
+        None => moves.iter().any(|o| o.strip_suffix('+') == Some(m)),
+    }
 }
 
 #[cfg(test)]
@@ -357,6 +372,34 @@ mod tests {
             Some((Some((4, 3)), vec![(4, 5), (4, 3)]))
         );
         assert_eq!(move_path("T@b0", 10, 10), Some((None, vec![(1, 0)])));
+    }
+
+    #[test]
+    fn a_promotion_choice_is_magenta_and_a_forced_promotion_is_not() {
+        // Cannon Shogi (1-based ranks): the gold cannon on d2 slides to d7 in the zone, with or
+        // without promotion; a soldier on a8 takes on a9 (last rank) with or without (soldiers
+        // are never forced); a lance on i8 must promote on i9 (only `i8i9+` is legal).
+        let fen = "l7l/P7L/9/9/9/9/9/3U5/9[] w - - 0 1";
+        let moves: Vec<String> = [
+            "d2d3", "d2d7", "d2d7+", "d2d8", "d2d8+", "a8a9+", "a8a9", "a8b8", "i8i9+",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            highlight(&moves, Some((3, 1)), &[], fen, 9, 9),
+            "highlight 9/3M5/3M5/9/9/9/3Y5/9/9"
+        );
+        // The capture on the last rank is a choice (magenta, not red), the sideways step not.
+        assert_eq!(
+            highlight(&moves, Some((0, 7)), &[], fen, 9, 9),
+            "highlight M8/1Y7/9/9/9/9/9/9/9"
+        );
+        // The forced promotion stays red: XBoard promotes a lance (its queen slot) itself.
+        assert_eq!(
+            highlight(&moves, Some((8, 7)), &[], fen, 9, 9),
+            "highlight 8R/9/9/9/9/9/9/9/9"
+        );
     }
 
     #[test]
