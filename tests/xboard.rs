@@ -386,7 +386,17 @@ fn cannon_shogi_promotion_choices_are_magenta() {
         e.run(&["lift d2"]),
         vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
     );
-    e.run(&["put d7"]);
+    // The pointer entering the square gets the same board again: XBoard restores the marks it
+    // saved when the piece was picked up, which miss the engine's if the pointer left the
+    // piece's square without a motion event on it.
+    assert_eq!(
+        e.run(&["hover d7"]),
+        vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
+    );
+    // The put on a promotion square is not answered: XBoard (with sweep promotions) sends it on
+    // the press and looks at the square's colour again on the release.
+    assert!(e.run(&["put d7"]).is_empty());
+    assert!(e.run(&["put d7"]).is_empty());
     assert!(e.run(&["usermove d2d7="]).is_empty());
     let fen = |e: &mut Engine| {
         e.run(&["d"])

@@ -244,6 +244,22 @@ pub fn highlight(
     format!("highlight {}", rows.join("/"))
 }
 
+/// Whether some legal move from `from` ends on the last square of `entered` with a choice of
+/// promoting or not (a square `highlight` marks magenta).
+pub fn promotion_choice_at(
+    moves: &[String],
+    from: Option<Coord>,
+    entered: &[Coord],
+    files: usize,
+    ranks: usize,
+) -> bool {
+    moves.iter().any(|m| {
+        promotion_choice(moves, m)
+            && move_path(m, files, ranks)
+                .is_some_and(|(origin, path)| origin == from && path == entered)
+    })
+}
+
 /// Whether the move is one of a promoting / not promoting pair (`d6d7+` and `d6d7`), both legal.
 fn promotion_choice(moves: &[String], m: &str) -> bool {
     match m.strip_suffix('+') {
@@ -400,6 +416,9 @@ mod tests {
             highlight(&moves, Some((8, 7)), &[], fen, 9, 9),
             "highlight 8R/9/9/9/9/9/9/9/9"
         );
+        assert!(promotion_choice_at(&moves, Some((3, 1)), &[(3, 6)], 9, 9));
+        assert!(!promotion_choice_at(&moves, Some((3, 1)), &[(3, 2)], 9, 9));
+        assert!(!promotion_choice_at(&moves, Some((8, 7)), &[(8, 8)], 9, 9));
     }
 
     #[test]
