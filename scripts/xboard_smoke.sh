@@ -4,13 +4,17 @@
 # than "*", with moves XBoard accepted), and from XBoard's debug log that neither engine
 # refused a move of the other. Takes a screenshot of each final board. Then a player (xdotool
 # clicking in XBoard) shoots with a Cannon soldier, and the check is that XBoard and the
-# engine keep the same board (the shooter stays, the victim goes).
+# engine keep the same board (the shooter stays, the victim goes); and a player promotes a
+# Cannon Shogi cannon and declines a soldier's promotions, with sweep promotions and with the
+# dialog.
 #
 # Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
 #   SCREENSHOT_DIR defaults to a temporary directory (docs/screenshots/ keeps the committed ones).
 # Environment: SMOKE_VARIANTS="a b" plays only those variants, SMOKE_KEEP=1 keeps the work
-# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game.
+# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game,
+# SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' mouse games (the
+# Cannon shot, the Cannon Shogi promotions) of the variants chosen.
 # A game that does not reach an end is reported with XBoard's log and played once more.
 # Installs xboard, xvfb, xdotool and imagemagick with apt-get when they are missing (CI runs as
 # root).
@@ -178,12 +182,11 @@ human_shot() {
 # A player's Cannon Shogi game, run inside Xvfb: XBoard in Edit Game mode, every move clicked
 # with the mouse. The gold cannon (a piece XBoard's shogi would never ask about) enters the
 # zone and promotes; a soldier enters the zone and goes on, declining promotion each time. Both
-# choices are offered only because the engine marks those squares magenta. MODE "sweep" is
+# choices are offered only because the engine marks those squares magenta; on the last rank
+# XBoard's shogi would otherwise promote the soldier (its pawn slot) by force. MODE "sweep" is
 # Debian's setting (xboard.conf: -sweepPromotions true): XBoard shows the promoted piece on the
-# square, and dragging the mouse back before releasing keeps the piece as it is. MODE "dialog"
-# (-sweepPromotions false) asks with a Promote/Defer dialog; there the soldier also takes on the
-# last rank and stays a soldier (XBoard's shogi would promote it by force, and with sweep
-# promotions still does: docs/xboard.md).
+# square, and pulling the mouse back before releasing keeps the piece as it is. MODE "dialog"
+# (-sweepPromotions false) asks with a Promote/Defer dialog.
 human_promotion() {
     local mode="$1" dir="$2" shot="$3" XBOARD="$4" ENGINE="$5"
     cd "$dir"
@@ -274,7 +277,7 @@ human_promotion() {
     sq a5; sq a6; sq e6; sq e5    # 4. a5a6 e6e5
     sq a6; keep a7; sq c7; sq c6  # 5. a6xa7 (no promotion) c7c6
     sq a7; keep a8; sq c6; sq c5  # 6. a7a8 (no promotion) c6c5
-    [[ "$mode" == dialog ]] && { sq a8; keep a9; } # 7. a8xa9, on the last rank, a soldier still
+    sq a8; keep a9                # 7. a8xa9, on the last rank, still a soldier
     sleep 1
     screenshot "the declined promotion" "$shot"
     xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
@@ -306,8 +309,7 @@ check_human_promotion() {
     echo "cannonshogi, a player's promotions ($mode): ${moves:0:90}..."
     # The moves as XBoard sent them to the first engine, in order (a deferred promotion may
     # come with XBoard's `=` or without a suffix: both are the move without promotion).
-    want="d2d7+ g7g6 a3a4 g6g5 a4a5 e7e6 a5a6 e6e5 a6a7 c7c6 a7a8 c6c5 "
-    [[ "$mode" == dialog ]] && want+="a8a9 "
+    want="d2d7+ g7g6 a3a4 g6g5 a4a5 e7e6 a5a6 e6e5 a6a7 c7c6 a7a8 c6c5 a8a9 "
     sent=$(grep -oE '>first *: *(usermove )?[a-i][1-9][a-i][1-9][+=]?$' "$log" |
         sed -E 's/.* //; s/=$//' | head -n "$(wc -w <<<"$want")" | tr '\n' ' ')
     echo "  sent: $sent"
