@@ -252,7 +252,7 @@ human_promotion() {
     # (XBoard shows the promoted piece, the default); with the dialog, Promote.
     promote() {
         sq "$1"
-        [[ "$mode" == sweep ]] || answer "$1" Promote "${shot%.png}_dialog.png"
+        [[ "$mode" == sweep ]] || answer "$1" Promote "${shot%.png}_open.png"
     }
     # Answers XBoard's promotion dialog: its buttons are Promote, Defer and Cancel in a row.
     answer() {
