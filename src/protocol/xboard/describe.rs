@@ -181,9 +181,9 @@ pub fn goes_on_from(
 /// instead of ending the move there: a Cannon shot is entered as the victim, then the shooter,
 /// so that XBoard leaves the shooter where it stands). Magenta marks a square where the move
 /// may promote or not (shogi's `+`, both forms legal): XBoard then asks the player, whatever
-/// slot the piece sits on. Without it XBoard's shogi asks only for its own promotable slots
-/// and promotes a pawn-slot piece on the last rank by force, so a Cannon Shogi cannon could
-/// not be promoted by mouse, nor a soldier's promotion declined.
+/// slot the piece sits on. With yellow and red alone XBoard 4.9.1 asked nothing for Cannon
+/// Shogi's gold cannon or soldier (its shogi decides by its own slots), so they could not be
+/// promoted by mouse (scripts/xboard_smoke.sh against the older build).
 pub fn highlight(
     moves: &[String],
     from: Option<Coord>,
