@@ -4,13 +4,17 @@
 # than "*", with moves XBoard accepted), and from XBoard's debug log that neither engine
 # refused a move of the other. Takes a screenshot of each final board. Then a player (xdotool
 # clicking in XBoard) shoots with a Cannon soldier, and the check is that XBoard and the
-# engine keep the same board (the shooter stays, the victim goes).
+# engine keep the same board (the shooter stays, the victim goes); and a player promotes a
+# Cannon Shogi cannon and declines a soldier's promotions, with sweep promotions and with the
+# dialog.
 #
 # Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
 #   SCREENSHOT_DIR defaults to a temporary directory (docs/screenshots/ keeps the committed ones).
 # Environment: SMOKE_VARIANTS="a b" plays only those variants, SMOKE_KEEP=1 keeps the work
-# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game.
+# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game,
+# SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' mouse games (the
+# Cannon shot, the Cannon Shogi promotions) of the variants chosen.
 # A game that does not reach an end is reported with XBoard's log and played once more.
 # Installs xboard, xvfb, xdotool and imagemagick with apt-get when they are missing (CI runs as
 # root).
@@ -81,8 +85,8 @@ play_one() {
 # The board's place on the screen: "X0 Y0 PITCH_X PITCH_Y" (the top-left corner of the top-left
 # square, and the distance between squares), found in a screenshot from the two square colours
 # (XBoard's default colours, textures off). The fullest row of those colours in the middle
-# third of the board spans the whole board (holdings only reach into the top and bottom
-# ranks); the fullest column in its middle third spans it from top to bottom.
+# third of the board spans the whole board (and the holdings beside it, when they reach the
+# middle); the fullest column in its middle third spans it from top to bottom.
 LIGHT="#C8C365" DARK="#77A26D"
 board_geometry() {
     convert "$1" -crop 800x800+0+0 +repage txt:- | awk -v files="$2" -v ranks="$3" \
@@ -103,8 +107,10 @@ board_geometry() {
             for (y = int(miny + t); y <= maxy - t; y++) if (row[y] > best) { best = row[y]; ry = y }
             a = lo[ry]; b = hi[ry]; t = (b - a) / 3; best = -1
             for (x = int(a + t); x <= b - t; x++) if (col[x] > best) { best = col[x]; cx = x }
-            printf "%d %d %.3f %.3f\n", a, top[cx], (b - a + 1) / files,
-                (bot[cx] - top[cx] + 1) / ranks
+            # The squares are square; the row may include holdings on both sides (shogi fills
+            # them to the middle), which XBoard places symmetrically about the board.
+            p = (bot[cx] - top[cx] + 1) / ranks
+            printf "%d %d %.3f %.3f\n", (a + b + 1) / 2 - files * p / 2, top[cx], p, p
         }'
 }
 
@@ -173,6 +179,156 @@ human_shot() {
     wait "$pid" 2>/dev/null || true
 }
 
+# A player's Cannon Shogi game, run inside Xvfb: XBoard in Edit Game mode, every move clicked
+# with the mouse. The gold cannon (a piece XBoard's shogi would never ask about) enters the
+# zone and promotes; a soldier enters the zone and goes on, declining promotion each time. Both
+# choices are offered only because the engine marks those squares magenta; on the last rank
+# XBoard's shogi would otherwise promote the soldier (its pawn slot) by force. MODE "sweep" is
+# Debian's setting (xboard.conf: -sweepPromotions true): XBoard shows the promoted piece on the
+# square, and pulling the mouse back before releasing keeps the piece as it is. MODE "dialog"
+# (-sweepPromotions false) asks with a Promote/Defer dialog.
+human_promotion() {
+    local mode="$1" dir="$2" shot="$3" XBOARD="$4" ENGINE="$5"
+    cd "$dir"
+    local sweep=true
+    [[ "$mode" == dialog ]] && sweep=false
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -sweepPromotions "$sweep" \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
+        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$! i x0 y0 px py
+    for ((i = 0; i < 80; i++)); do
+        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 9 9) ||
+        { echo "  human promotion: no board found on the screen"; kill "$pid"; return; }
+    # The screen position of a square named as XBoard names it (a1 bottom left).
+    at() {
+        awk -v x0="$x0" -v y0="$y0" -v px="$px" -v py="$py" \
+            -v f="$(($(printf '%d' "'${1:0:1}") - 97))" -v r="${1:1}" \
+            'BEGIN { printf "%d %d\n", x0 + (f + 0.5) * px, y0 + (9 - r + 0.5) * py }'
+    }
+    # Clicks a square, then waits for the engine's answer. The pointer rests on the square
+    # first, and the button is held a moment, as a player's are: entering a marked square
+    # sends `hover`, whose answer (the marks again) comes before the press, and XBoard's
+    # answer to the press (a `put`) before the release.
+    sq() {
+        xdotool mousemove $(at "$1")
+        sleep 0.3
+        xdotool mousedown 1
+        sleep 0.15
+        xdotool mouseup 1
+        sleep 0.7
+    }
+    # Puts the lifted piece on a square where it may promote, and keeps it unpromoted: with
+    # sweep promotions, presses there, pulls the mouse half a square back toward White (the
+    # mover) and releases; with the dialog, clicks there and answers Defer.
+    keep() {
+        if [[ "$mode" == sweep ]]; then
+            local x y
+            read -r x y < <(at "$1")
+            xdotool mousemove "$x" "$y"
+            sleep 0.3
+            xdotool mousedown 1
+            sleep 0.4
+            xdotool mousemove "$x" $((y + 20))
+            sleep 0.2
+            xdotool mousemove "$x" $((y + 40))
+            sleep 0.4
+            xdotool mouseup 1
+            sleep 0.7
+        else
+            sq "$1"
+            answer "$1" Defer
+        fi
+    }
+    # Puts the lifted piece on a square and promotes it: with sweep promotions a plain click
+    # (XBoard shows the promoted piece, the default); with the dialog, Promote.
+    promote() {
+        sq "$1"
+        [[ "$mode" == sweep ]] || answer "$1" Promote "${shot%.png}_open.png"
+    }
+    # Answers XBoard's promotion dialog: its buttons are Promote, Defer and Cancel in a row.
+    answer() {
+        local win X Y WIDTH HEIGHT n=0
+        until win=$(xdotool search --onlyvisible --name '^Promotion$' 2>/dev/null | head -1) &&
+            [[ -n "$win" ]]; do
+            ((n++ < 12)) || { echo "  no promotion dialog for $1"; return; }
+            sleep 0.25
+        done
+        eval "$(xdotool getwindowgeometry --shell "$win")"
+        echo "dialog for $1: window $win at $X,$Y size ${WIDTH}x$HEIGHT" >>"$dir/clicks.log"
+        [[ -n "${3:-}" ]] && screenshot "the promotion dialog" "$3"
+        local k=0
+        [[ "$2" == Defer ]] && k=1
+        xdotool mousemove $((X + WIDTH * (2 * k + 1) / 6)) $((Y + 15)) click 1
+        sleep 0.7
+    }
+    sq d2; promote d7             # 1. d2d7+: the gold cannon promotes
+    sq g7; sq g6                  # ... g7g6
+    sq a3; sq a4; sq g6; sq g5    # 2. a3a4 g6g5
+    sq a4; sq a5; sq e7; sq e6    # 3. a4a5 e7e6
+    sq a5; sq a6; sq e6; sq e5    # 4. a5a6 e6e5
+    sq a6; keep a7; sq c7; sq c6  # 5. a6xa7 (no promotion) c7c6
+    sq a7; keep a8; sq c6; sq c5  # 6. a7a8 (no promotion) c6c5
+    sq a8; keep a9                # 7. a8xa9, on the last rank, still a soldier
+    sleep 1
+    screenshot "the declined promotion" "$shot"
+    xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
+    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
+        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    kill "$pid" 2>/dev/null || true
+    local grace=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# Runs human_promotion under Xvfb in MODE (sweep or dialog) and checks what XBoard sent,
+# logged and saved.
+check_human_promotion() {
+    local mode="$1" dir="$WORK/cannonshogi-human-$1" status=0
+    mkdir -p "$dir"
+    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --human-promotion "$mode" "$dir" "$SHOTS/cannonshogi_promotion_$mode.png" \
+        "$XBOARD" "$ENGINE" || true
+    local log="$dir/xboard.debug" moves sent want
+    moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
+    echo "cannonshogi, a player's promotions ($mode): ${moves:0:90}..."
+    # The moves as XBoard sent them to the first engine, in order (a deferred promotion may
+    # come with XBoard's `=` or without a suffix: both are the move without promotion).
+    want="d2d7+ g7g6 a3a4 g6g5 a4a5 e7e6 a5a6 e6e5 a6a7 c7c6 a7a8 c6c5 a8a9 "
+    sent=$(grep -oE '>first *: *(usermove )?[a-i][1-9][a-i][1-9][+=]?$' "$log" |
+        sed -E 's/.* //; s/=$//' | head -n "$(wc -w <<<"$want")" | tr '\n' ' ')
+    echo "  sent: $sent"
+    if [[ "$sent" != "$want" ]]; then
+        echo "  FAIL: expected XBoard to send $want"
+        status=1
+    fi
+    if grep -qE '<(first|second) *: *(Illegal move|Error)' "$log"; then
+        echo "  FAIL: an engine refused a move or command:"
+        grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | head -5
+        status=1
+    fi
+    if ! grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; then
+        echo "  FAIL: the game after the promotions did not reach an end"
+        status=1
+    fi
+    return $status
+}
+
 # Runs human_shot under Xvfb and checks what XBoard saved and logged.
 check_human_shot() {
     local dir="$WORK/cannon-human" status=0
@@ -220,6 +376,11 @@ if [[ "${1:-}" == --play-one ]]; then
     play_one "$@"
     exit 0
 fi
+if [[ "${1:-}" == --human-promotion ]]; then
+    shift
+    human_promotion "$@"
+    exit 0
+fi
 if [[ "${1:-}" == --human-shot ]]; then
     shift
     human_shot "$@"
@@ -259,6 +420,7 @@ mapfile -t VARIANTS < <("$ENGINE" variants | sed -n 's/^\([a-z0-9]*\) .*XBoard: 
 if [[ -n "${SMOKE_VARIANTS:-}" ]]; then
     mapfile -t VARIANTS < <(printf '%s\n' "${VARIANTS[@]}" | grep -E "^($(tr ' ' '|' <<<"$SMOKE_VARIANTS")) ")
 fi
+PLAYED=("${VARIANTS[@]}")
 
 
 # Plays one game into $2 and prints what it found; returns 2 if the game did not reach an end
@@ -295,7 +457,9 @@ play_and_check() {
 }
 
 fail=0
-for entry in "${VARIANTS[@]}"; do
+# SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' games (for the mouse).
+[[ -z "${SMOKE_HUMAN_ONLY:-}" ]] || PLAYED=()
+for entry in "${PLAYED[@]}"; do
     read -r variant xbname <<<"$entry"
     legality=false
     [[ "$xbname" == normal ]] && legality=true
@@ -313,6 +477,11 @@ done
 # The player's shot, when Cannon is among the games played.
 if printf '%s\n' "${VARIANTS[@]}" | grep -q '^cannon '; then
     check_human_shot || fail=1
+fi
+# The player's promotions, when Cannon Shogi is among them.
+if printf '%s\n' "${VARIANTS[@]}" | grep -q '^cannonshogi '; then
+    check_human_promotion sweep || fail=1
+    check_human_promotion dialog || fail=1
 fi
 echo "screenshots in $SHOTS"
 exit $fail

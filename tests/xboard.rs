@@ -374,6 +374,49 @@ fn lift_highlights_the_legal_destinations() {
 }
 
 #[test]
+fn cannon_shogi_promotion_choices_are_magenta() {
+    // XBoard's shogi offers a promotion choice only for pieces on its first seven slots and
+    // promotes a pawn-slot piece on the last rank by force; magenta (a promotion choice) makes
+    // it ask the player for any piece, and the answer comes as `+` or `=`.
+    let mut e = Engine::new_game();
+    e.run(&["variant cannonshogi", "force"]);
+    // The gold cannon on d2 slides up to d7, in the zone, or hops the iron cannon on d8 to
+    // take the gold on d9: a choice on both; plain slides below the zone and to e2.
+    assert_eq!(
+        e.run(&["lift d2"]),
+        vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
+    );
+    // The pointer entering the square gets the same board again: XBoard restores the marks it
+    // saved when the piece was picked up, which miss the engine's if the pointer left the
+    // piece's square without a motion event on it.
+    assert_eq!(
+        e.run(&["hover d7"]),
+        vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
+    );
+    // The put on a promotion square is not answered: XBoard (with sweep promotions) sends it on
+    // the press and looks at the square's colour again on the release.
+    assert!(e.run(&["put d7"]).is_empty());
+    assert!(e.run(&["put d7"]).is_empty());
+    assert!(e.run(&["usermove d2d7="]).is_empty());
+    let fen = |e: &mut Engine| {
+        e.run(&["d"])
+            .into_iter()
+            .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+            .unwrap()
+    };
+    assert!(fen(&mut e).starts_with("lnsgkgsnl/1rci1uab1/p1pUp1p1p/"));
+    e.run(&["undo"]);
+    assert!(e.run(&["usermove d2d7+"]).is_empty());
+    assert!(fen(&mut e).starts_with("lnsgkgsnl/1rci1uab1/p1p+Up1p1p/"));
+    // A soldier taking on the last rank may stay a soldier (it can still move sideways); its
+    // sideways step, starting in the zone, may promote too.
+    e.run(&["setboard lnsgkgsnl/P8/9/9/9/9/9/9/4K4[] w - - 0 1"]);
+    assert_eq!(e.run(&["lift a8"]), vec!["highlight M8/1M7/9/9/9/9/9/9/9"]);
+    assert!(e.run(&["usermove a8a9="]).is_empty());
+    assert!(fen(&mut e).starts_with("Pnsgkgsnl/"));
+}
+
+#[test]
 fn swedish_cannon_entry_is_written_as_gating() {
     let mut e = Engine::new_game();
     e.run(&["variant swedishcannon", "force"]);

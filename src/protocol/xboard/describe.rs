@@ -116,6 +116,12 @@ pub enum Mark {
     /// instead of ending the move (a Cannon shot is entered as the victim, then the shooter,
     /// so that XBoard leaves the shooter where it stands).
     Cyan,
+    /// A square where the move may promote or not (shogi's `+`, both forms legal): XBoard
+    /// then asks the player, whatever slot the piece sits on. With yellow and red alone
+    /// XBoard 4.9.1 asked nothing for Cannon Shogi's gold cannon or soldier (its shogi decides
+    /// by its own slots), so they could not be promoted by mouse (scripts/xboard_smoke.sh
+    /// against the older build).
+    Magenta,
 }
 
 impl Mark {
@@ -124,6 +130,7 @@ impl Mark {
             Mark::Yellow => 'Y',
             Mark::Red => 'R',
             Mark::Cyan => 'C',
+            Mark::Magenta => 'M',
         }
     }
 }
@@ -143,7 +150,8 @@ fn continuing<'a>(
 
 /// Where the next leg of a move being entered can go, and in which colour: the legal moves
 /// from `from` whose first legs went through `entered`. Yellow for a move to an empty square,
-/// red onto a piece, cyan where a move goes on to another leg.
+/// red onto a piece, cyan where a move goes on to another leg, magenta where it may promote
+/// or not.
 pub fn entry_marks(
     facts: &[MoveFacts],
     from: Option<Coord>,
@@ -154,6 +162,8 @@ pub fn entry_marks(
         let square = f.legs[entered.len()];
         let mark = if f.legs.len() > entered.len() + 1 {
             Mark::Cyan
+        } else if f.promotion_choice {
+            Mark::Magenta
         } else if entered.is_empty() && f.to_occupied {
             Mark::Red
         } else {
@@ -161,8 +171,9 @@ pub fn entry_marks(
         };
         match marks.iter_mut().find(|(sq, _)| *sq == square) {
             // A square that ends one move and is passed through by another stays cyan:
-            // XBoard ends the move there too when the square is clicked twice.
-            Some((_, old)) if *old == Mark::Cyan => {}
+            // XBoard ends the move there too when the square is clicked twice. A promotion
+            // choice stays magenta whichever of its two moves comes last.
+            Some((_, old)) if matches!(*old, Mark::Cyan | Mark::Magenta) => {}
             Some((_, old)) => *old = mark,
             None => marks.push((square, mark)),
         }
@@ -175,6 +186,14 @@ pub fn entry_marks(
 /// followed by a `lift` for the next leg).
 pub fn goes_on_from(facts: &[MoveFacts], from: Option<Coord>, entered: &[Coord]) -> bool {
     continuing(facts, from, entered).next().is_some()
+}
+
+/// Whether some legal move from `from` ends on the last square of `entered` with a choice of
+/// promoting or not (a square [`entry_marks`] marks magenta).
+pub fn promotion_choice_at(facts: &[MoveFacts], from: Option<Coord>, entered: &[Coord]) -> bool {
+    facts
+        .iter()
+        .any(|f| f.promotion_choice && f.from == from && f.legs == entered)
 }
 
 /// The legal move whose first leg is `mv` (an XBoard string) when it has more legs (a Cannon
@@ -323,5 +342,35 @@ mod tests {
         let shot = first_leg_of(&facts, "e3e5", 10).unwrap();
         assert_eq!(shot.text.xboard, "e3e5,e5e3");
         assert!(first_leg_of(&facts, "e3e4", 10).is_none());
+    }
+
+    #[test]
+    fn a_promotion_choice_is_magenta_and_a_forced_promotion_is_not() {
+        // Cannon Shogi (1-based ranks): the gold cannon on d2 slides along the rank and up the
+        // file, into the zone (d7-d9) with or without promotion; a soldier on a8 takes on a9 (last rank) with or without (soldiers
+        // are never forced); a lance on i8 must promote on i9 (only `i8i9+` is legal).
+        let mut s = find("cannonshogi").unwrap().new_session();
+        let fen = "l3k3l/P7L/9/9/9/9/9/3U5/4K4[] w - - 0 1";
+        s.set_position(Some(fen), &[], Notation::XBoard).unwrap();
+        let facts = s.move_facts();
+        let d2 = Some((3, 1));
+        assert_eq!(
+            highlight(&entry_marks(&facts, d2, &[]), 9, 9),
+            "highlight 3M5/3M5/3M5/3Y5/3Y5/3Y5/3Y5/YYY1YYYYY/3Y5"
+        );
+        // The capture on the last rank is a choice (magenta, not red), the sideways step,
+        // starting in the zone, too.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some((0, 7)), &[]), 9, 9),
+            "highlight M8/1M7/9/9/9/9/9/9/9"
+        );
+        // The forced promotion stays red: XBoard promotes a lance (its queen slot) itself.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some((8, 7)), &[]), 9, 9),
+            "highlight 8R/9/9/9/9/9/9/9/9"
+        );
+        assert!(promotion_choice_at(&facts, d2, &[(3, 6)]));
+        assert!(!promotion_choice_at(&facts, d2, &[(3, 2)]));
+        assert!(!promotion_choice_at(&facts, Some((8, 7)), &[(8, 8)]));
     }
 }

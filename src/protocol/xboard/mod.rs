@@ -975,6 +975,12 @@ impl XBoard {
                 entry.entered = entered;
                 return;
             }
+            if describe::promotion_choice_at(&facts, entry.from, &entered) {
+                // A piece put on a magenta square: with sweep promotions XBoard sends this
+                // `put` on the press and reads the square's colour again on the release, so
+                // clearing the marks now would lose the promotion.
+                return;
+            }
         }
         // The move is complete (or abandoned): clear the marks.
         self.entry = None;
