@@ -2,15 +2,22 @@
 # Plays one game of every variant in the real XBoard (4.9, under Xvfb), Cannonade against
 # itself, and checks from the saved PGN that each game reached a proper end (a result other
 # than "*", with moves XBoard accepted), and from XBoard's debug log that neither engine
-# refused a move of the other. Takes a screenshot of each final board.
+# refused a move of the other. Takes a screenshot of each final board. Then a player (xdotool
+# clicking in XBoard) shoots with a Cannon soldier, and the check is that XBoard and the
+# engine keep the same board (the shooter stays, the victim goes); and a player promotes a
+# Cannon Shogi cannon and declines a soldier's promotions, with sweep promotions and with the
+# dialog.
 #
 # Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
 #   SCREENSHOT_DIR defaults to a temporary directory (docs/screenshots/ keeps the committed ones).
 # Environment: SMOKE_VARIANTS="a b" plays only those variants, SMOKE_KEEP=1 keeps the work
-# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game.
+# directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game,
+# SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' mouse games (the
+# Cannon shot, the Cannon Shogi promotions) of the variants chosen.
 # A game that does not reach an end is reported with XBoard's log and played once more.
-# Installs xboard, xvfb and imagemagick with apt-get when they are missing (CI runs as root).
+# Installs xboard, xvfb, xdotool and imagemagick with apt-get when they are missing (CI runs as
+# root).
 set -euo pipefail
 SELF="$(realpath "$0")"
 cd "$(dirname "$0")/.."
@@ -27,6 +34,16 @@ play_one() {
     if [[ "$xbname" == cannonrider* ]]; then
         colours=(-lightSquareColor "#77A26D" -darkSquareColor "#C8C365"
             -liteBackTextureFile "" -darkBackTextureFile "")
+    fi
+    # Swedish Cannon Chess keeps its pawns on XBoard's lance slot (for the cannon's entry, see
+    # docs/xboard.md); a piece directory holding the pawn images under the lance's names
+    # draws them as pawns (XBoard takes every other image from its own set).
+    if [[ "$xbname" == swedishcannon* ]]; then
+        local svg=/usr/share/games/xboard/themes/default
+        mkdir -p "$dir/pieces"
+        cp "$svg/WhitePawn.svg" "$dir/pieces/WhiteLance.svg"
+        cp "$svg/BlackPawn.svg" "$dir/pieces/BlackLance.svg"
+        colours=(-pieceImageDirectory "$dir/pieces")
     fi
     "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" "${colours[@]}" \
         -variant "$xbname" -testLegality "$legality" -matchGames 2 -matchPause 20000 \
@@ -65,6 +82,289 @@ play_one() {
     wait "$pid" 2>/dev/null || true
 }
 
+# The board's place on the screen: "X0 Y0 PITCH_X PITCH_Y" (the top-left corner of the top-left
+# square, and the distance between squares), found in a screenshot from the two square colours
+# (XBoard's default colours, textures off). The fullest row of those colours in the middle
+# third of the board spans the whole board (and the holdings beside it, when they reach the
+# middle); the fullest column in its middle third spans it from top to bottom.
+LIGHT="#C8C365" DARK="#77A26D"
+board_geometry() {
+    convert "$1" -crop 800x800+0+0 +repage txt:- | awk -v files="$2" -v ranks="$3" \
+        -v light="$LIGHT" -v dark="$DARK" '
+        NR > 1 {
+            split($1, xy, /[,:]/); x = xy[1] + 0; y = xy[2] + 0; c = toupper($3)
+            if (c == light || c == dark) {
+                row[y]++; col[x]++
+                if (!(y in lo) || x < lo[y]) lo[y] = x; if (!(y in hi) || x > hi[y]) hi[y] = x
+                if (!(x in top) || y < top[x]) top[x] = y; if (!(x in bot) || y > bot[x]) bot[x] = y
+                if (n++ == 0) { miny = maxy = y }
+                if (y < miny) miny = y; if (y > maxy) maxy = y
+            }
+        }
+        END {
+            if (!n) exit 1
+            t = (maxy - miny) / 3; best = -1
+            for (y = int(miny + t); y <= maxy - t; y++) if (row[y] > best) { best = row[y]; ry = y }
+            a = lo[ry]; b = hi[ry]; t = (b - a) / 3; best = -1
+            for (x = int(a + t); x <= b - t; x++) if (col[x] > best) { best = col[x]; cx = x }
+            # The squares are square; the row may include holdings on both sides (shogi fills
+            # them to the middle), which XBoard places symmetrically about the board.
+            p = (bot[cx] - top[cx] + 1) / ranks
+            printf "%d %d %.3f %.3f\n", (a + b + 1) / 2 - files * p / 2, top[cx], p, p
+        }'
+}
+
+# A player's Cannon game, run inside Xvfb: XBoard in Edit Game mode, every move clicked with
+# the mouse (xdotool), the engine answering each lift with the legal destinations. The player
+# first clicks the victim twice (XBoard then sends the one-leg e3e5, which it would draw as the
+# soldier moving, and the engine must refuse), then shoots properly: e3, the victim e5, e3
+# again; then steps with the shooter from e3, which only works if XBoard kept it there. Two
+# engines then play the game out, so that XBoard saves it.
+human_shot() {
+    local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
+    cd "$dir"
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannon \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
+        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$! i x0 y0 px py
+    for ((i = 0; i < 80; i++)); do
+        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 10 10) ||
+        { echo "  human shot: no board found on the screen"; kill "$pid"; return; }
+    # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -1 and 10 are the holdings,
+    # one empty column away from the board), then waits for the engine's highlight answer.
+    click() {
+        local x y
+        x=$(awk -v a="$x0" -v p="$px" -v f="$1" \
+            'BEGIN { if (f < 0) f--; if (f > 9) f++; printf "%d", a + (f + 0.5) * p }')
+        y=$(awk -v a="$y0" -v p="$py" -v r="$2" 'BEGIN { printf "%d", a + (9 - r + 0.5) * p }')
+        xdotool mousemove "$x" "$y" click 1
+        sleep 0.7
+    }
+    sq() { click $(($(printf '%d' "'${1:0:1}") - 97)) "${1:1}"; }
+    click 10 0; sq b0 # 1. T@b0 (White's town from the holdings at the right)
+    click -1 9; sq c9 # ... T@c9
+    sq a3; sq a4      # 2. a3a4
+    sq f6; sq e5      # ... f6e5: a black soldier before the white cannon e1-e2-e3
+    sq e3; sq e5; sq e5 # the victim clicked twice: a one-leg e3e5, to be refused
+    sleep 1
+    sq e3             # 3. the shot: the shooter (the victim is marked cyan)...
+    screenshot "the lifted shooter" "${shot%.png}_lifted.png"
+    sq e5; sq e3      # ... the victim (XBoard waits for another leg), back to the shooter
+    sleep 1
+    screenshot "the shot" "$shot"
+    sq b6; sq b5      # ... b6b5
+    sq e3; sq e4      # 4. the shooter steps on
+    sleep 1
+    xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
+    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
+        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    kill "$pid" 2>/dev/null || true
+    local grace=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# A player's Cannon Shogi game, run inside Xvfb: XBoard in Edit Game mode, every move clicked
+# with the mouse. The gold cannon (a piece XBoard's shogi would never ask about) enters the
+# zone and promotes; a soldier enters the zone and goes on, declining promotion each time. Both
+# choices are offered only because the engine marks those squares magenta; on the last rank
+# XBoard's shogi would otherwise promote the soldier (its pawn slot) by force. MODE "sweep" is
+# Debian's setting (xboard.conf: -sweepPromotions true): XBoard shows the promoted piece on the
+# square, and pulling the mouse back before releasing keeps the piece as it is. MODE "dialog"
+# (-sweepPromotions false) asks with a Promote/Defer dialog.
+human_promotion() {
+    local mode="$1" dir="$2" shot="$3" XBOARD="$4" ENGINE="$5"
+    cd "$dir"
+    local sweep=true
+    [[ "$mode" == dialog ]] && sweep=false
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -sweepPromotions "$sweep" \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
+        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$! i x0 y0 px py
+    for ((i = 0; i < 80; i++)); do
+        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 9 9) ||
+        { echo "  human promotion: no board found on the screen"; kill "$pid"; return; }
+    # The screen position of a square named as XBoard names it (a1 bottom left).
+    at() {
+        awk -v x0="$x0" -v y0="$y0" -v px="$px" -v py="$py" \
+            -v f="$(($(printf '%d' "'${1:0:1}") - 97))" -v r="${1:1}" \
+            'BEGIN { printf "%d %d\n", x0 + (f + 0.5) * px, y0 + (9 - r + 0.5) * py }'
+    }
+    # Clicks a square, then waits for the engine's answer. The pointer rests on the square
+    # first, and the button is held a moment, as a player's are: entering a marked square
+    # sends `hover`, whose answer (the marks again) comes before the press, and XBoard's
+    # answer to the press (a `put`) before the release.
+    sq() {
+        xdotool mousemove $(at "$1")
+        sleep 0.3
+        xdotool mousedown 1
+        sleep 0.15
+        xdotool mouseup 1
+        sleep 0.7
+    }
+    # Puts the lifted piece on a square where it may promote, and keeps it unpromoted: with
+    # sweep promotions, presses there, pulls the mouse half a square back toward White (the
+    # mover) and releases; with the dialog, clicks there and answers Defer.
+    keep() {
+        if [[ "$mode" == sweep ]]; then
+            local x y
+            read -r x y < <(at "$1")
+            xdotool mousemove "$x" "$y"
+            sleep 0.3
+            xdotool mousedown 1
+            sleep 0.4
+            xdotool mousemove "$x" $((y + 20))
+            sleep 0.2
+            xdotool mousemove "$x" $((y + 40))
+            sleep 0.4
+            xdotool mouseup 1
+            sleep 0.7
+        else
+            sq "$1"
+            answer "$1" Defer
+        fi
+    }
+    # Puts the lifted piece on a square and promotes it: with sweep promotions a plain click
+    # (XBoard shows the promoted piece, the default); with the dialog, Promote.
+    promote() {
+        sq "$1"
+        [[ "$mode" == sweep ]] || answer "$1" Promote "${shot%.png}_open.png"
+    }
+    # Answers XBoard's promotion dialog: its buttons are Promote, Defer and Cancel in a row.
+    answer() {
+        local win X Y WIDTH HEIGHT n=0
+        until win=$(xdotool search --onlyvisible --name '^Promotion$' 2>/dev/null | head -1) &&
+            [[ -n "$win" ]]; do
+            ((n++ < 12)) || { echo "  no promotion dialog for $1"; return; }
+            sleep 0.25
+        done
+        eval "$(xdotool getwindowgeometry --shell "$win")"
+        echo "dialog for $1: window $win at $X,$Y size ${WIDTH}x$HEIGHT" >>"$dir/clicks.log"
+        [[ -n "${3:-}" ]] && screenshot "the promotion dialog" "$3"
+        local k=0
+        [[ "$2" == Defer ]] && k=1
+        xdotool mousemove $((X + WIDTH * (2 * k + 1) / 6)) $((Y + 15)) click 1
+        sleep 0.7
+    }
+    sq d2; promote d7             # 1. d2d7+: the gold cannon promotes
+    sq g7; sq g6                  # ... g7g6
+    sq a3; sq a4; sq g6; sq g5    # 2. a3a4 g6g5
+    sq a4; sq a5; sq e7; sq e6    # 3. a4a5 e7e6
+    sq a5; sq a6; sq e6; sq e5    # 4. a5a6 e6e5
+    sq a6; keep a7; sq c7; sq c6  # 5. a6xa7 (no promotion) c7c6
+    sq a7; keep a8; sq c6; sq c5  # 6. a7a8 (no promotion) c6c5
+    sq a8; keep a9                # 7. a8xa9, on the last rank, still a soldier
+    sleep 1
+    screenshot "the declined promotion" "$shot"
+    xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
+    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
+        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    kill "$pid" 2>/dev/null || true
+    local grace=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# Runs human_promotion under Xvfb in MODE (sweep or dialog) and checks what XBoard sent,
+# logged and saved.
+check_human_promotion() {
+    local mode="$1" dir="$WORK/cannonshogi-human-$1" status=0
+    mkdir -p "$dir"
+    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --human-promotion "$mode" "$dir" "$SHOTS/cannonshogi_promotion_$mode.png" \
+        "$XBOARD" "$ENGINE" || true
+    local log="$dir/xboard.debug" moves sent want
+    moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
+    echo "cannonshogi, a player's promotions ($mode): ${moves:0:90}..."
+    # The moves as XBoard sent them to the first engine, in order (a deferred promotion may
+    # come with XBoard's `=` or without a suffix: both are the move without promotion).
+    want="d2d7+ g7g6 a3a4 g6g5 a4a5 e7e6 a5a6 e6e5 a6a7 c7c6 a7a8 c6c5 a8a9 "
+    sent=$(grep -oE '>first *: *(usermove )?[a-i][1-9][a-i][1-9][+=]?$' "$log" |
+        sed -E 's/.* //; s/=$//' | head -n "$(wc -w <<<"$want")" | tr '\n' ' ')
+    echo "  sent: $sent"
+    if [[ "$sent" != "$want" ]]; then
+        echo "  FAIL: expected XBoard to send $want"
+        status=1
+    fi
+    if grep -qE '<(first|second) *: *(Illegal move|Error)' "$log"; then
+        echo "  FAIL: an engine refused a move or command:"
+        grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | head -5
+        status=1
+    fi
+    if ! grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; then
+        echo "  FAIL: the game after the promotions did not reach an end"
+        status=1
+    fi
+    return $status
+}
+
+# Runs human_shot under Xvfb and checks what XBoard saved and logged.
+check_human_shot() {
+    local dir="$WORK/cannon-human" status=0
+    mkdir -p "$dir"
+    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --human-shot "$dir" "$SHOTS/cannon_shot.png" "$XBOARD" "$ENGINE" || true
+    local log="$dir/xboard.debug" moves
+    moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
+    echo "cannon, a player's shot: ${moves:0:90}..."
+    # The one-leg shot was refused, and nothing else.
+    if ! grep -qE '<first *: *Illegal move \(only the first leg of e3e5,e5e3\): e3e5' "$log"; then
+        echo "  FAIL: the one-leg shot e3e5 was not refused"
+        status=1
+    fi
+    if grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | grep -qv 'e3e5,e5e3): e3e5'; then
+        echo "  FAIL: an engine refused a move or command:"
+        grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | head -5
+        status=1
+    fi
+    # The shot went to the engine in two legs, XBoard recorded it as a shot (the soldier
+    # staying on e3), and the shooter then stepped from e3 to e4.
+    if ! grep -qE '>first *: *usermove.*e3e5,e5e3' "$log" && ! grep -qE '>first : e3e5,e5e3' "$log"; then
+        echo "  FAIL: XBoard never sent the shot e3e5,e5e3"
+        status=1
+    fi
+    if ! grep -qE '3\. Se3xe5-e3[+#]? +Sb5[+#]? +4\. S(e3)?e4[+#]? ' <<<"$moves"; then
+        echo "  FAIL: the saved game does not have the shot (3. Se3xe5-e3) and then 4. e3-e4"
+        status=1
+    fi
+    if ! grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; then
+        echo "  FAIL: the game after the shot did not reach an end"
+        status=1
+    fi
+    return $status
+}
+
 # A screenshot of the whole screen, given at most 20 seconds.
 screenshot() {
     timeout -k 5 20 import -window root -trim +repage "$2" 2>/dev/null ||
@@ -74,6 +374,16 @@ screenshot() {
 if [[ "${1:-}" == --play-one ]]; then
     shift
     play_one "$@"
+    exit 0
+fi
+if [[ "${1:-}" == --human-promotion ]]; then
+    shift
+    human_promotion "$@"
+    exit 0
+fi
+if [[ "${1:-}" == --human-shot ]]; then
+    shift
+    human_shot "$@"
     exit 0
 fi
 
@@ -86,11 +396,12 @@ fi
 ENGINE="$(realpath "$ENGINE")"
 
 XBOARD=/usr/games/xboard
-if [[ ! -x "$XBOARD" ]] || ! command -v xvfb-run >/dev/null || ! command -v import >/dev/null; then
-    echo "== installing xboard, xvfb, imagemagick"
+if [[ ! -x "$XBOARD" ]] || ! command -v xvfb-run >/dev/null || ! command -v import >/dev/null ||
+    ! command -v xdotool >/dev/null; then
+    echo "== installing xboard, xvfb, xdotool, imagemagick"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq xboard xvfb xauth imagemagick >/dev/null
+    apt-get install -y -qq xboard xvfb xauth xdotool imagemagick >/dev/null
 fi
 
 WORK="$(mktemp -d)"
@@ -109,6 +420,7 @@ mapfile -t VARIANTS < <("$ENGINE" variants | sed -n 's/^\([a-z0-9]*\) .*XBoard: 
 if [[ -n "${SMOKE_VARIANTS:-}" ]]; then
     mapfile -t VARIANTS < <(printf '%s\n' "${VARIANTS[@]}" | grep -E "^($(tr ' ' '|' <<<"$SMOKE_VARIANTS")) ")
 fi
+PLAYED=("${VARIANTS[@]}")
 
 
 # Plays one game into $2 and prints what it found; returns 2 if the game did not reach an end
@@ -145,7 +457,9 @@ play_and_check() {
 }
 
 fail=0
-for entry in "${VARIANTS[@]}"; do
+# SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' games (for the mouse).
+[[ -z "${SMOKE_HUMAN_ONLY:-}" ]] || PLAYED=()
+for entry in "${PLAYED[@]}"; do
     read -r variant xbname <<<"$entry"
     legality=false
     [[ "$xbname" == normal ]] && legality=true
@@ -160,5 +474,14 @@ for entry in "${VARIANTS[@]}"; do
     fi
     ((status == 0)) || fail=1
 done
+# The player's shot, when Cannon is among the games played.
+if printf '%s\n' "${VARIANTS[@]}" | grep -q '^cannon '; then
+    check_human_shot || fail=1
+fi
+# The player's promotions, when Cannon Shogi is among them.
+if printf '%s\n' "${VARIANTS[@]}" | grep -q '^cannonshogi '; then
+    check_human_promotion sweep || fail=1
+    check_human_promotion dialog || fail=1
+fi
 echo "screenshots in $SHOTS"
 exit $fail

@@ -231,22 +231,72 @@ fn ten_rank_boards_use_zero_based_ranks() {
 }
 
 #[test]
-fn shots_are_accepted_in_one_and_two_legs() {
-    // White soldiers on e1-e3 (XBoard ranks), e4 empty, a black soldier on e5.
-    let fen = "4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
+fn shots_are_moves_in_two_legs_and_one_leg_is_refused() {
+    // White soldiers on e1-e3 (XBoard ranks), e4 empty, black soldiers on e5 and a8.
+    let fen = "4t5/s9/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
     let mut e = Engine::new_game();
-    e.run(&["variant cannon", "force"]);
-    for shot in ["e3e5", "e3e5,e5e3"] {
-        assert!(e
-            .run(&[&format!("setboard {fen}"), &format!("usermove {shot}")])
-            .is_empty());
-        // The shot removed the black soldier, which therefore cannot step to e4.
-        assert_eq!(e.run(&["usermove e5e4"]), vec!["Illegal move: e5e4"]);
-    }
+    e.run(&["variant cannon", "force", &format!("setboard {fen}")]);
+    // XBoard reads `e3e5` as the soldier going to e5 and draws it there: taking it as the
+    // shot would leave the two boards apart, so it is refused (XBoard then takes it back).
+    assert_eq!(
+        e.run(&["usermove e3e5"]),
+        vec!["Illegal move (only the first leg of e3e5,e5e3): e3e5"]
+    );
+    assert!(e.run(&["usermove e3e5,e5e3"]).is_empty());
+    // The shot removed the black soldier, which therefore cannot step to e4; the shooter
+    // stayed on e3.
+    assert_eq!(e.run(&["usermove e5e4"]), vec!["Illegal move: e5e4"]);
+    assert!(e.run(&["usermove a8a7", "usermove e3e4"]).is_empty());
     e.run(&[&format!("setboard {fen}")]);
     assert_eq!(
         e.run(&["usermove e3e5,e5e4"]),
         vec!["Illegal move: e3e5,e5e4"]
+    );
+}
+
+#[test]
+fn a_shot_entered_with_the_mouse_is_led_leg_by_leg() {
+    // What XBoard sends while a player shoots e3 -> e5 by clicking e3, the victim e5, then e3
+    // again (XBoard waits for another leg on a cyan square, and reports it with put + lift).
+    let fen = "4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
+    let mut e = Engine::new_game();
+    e.run(&["variant cannon", "force", &format!("setboard {fen}")]);
+    // Lifting e3: the victim cyan (not red, which would let XBoard end the move there with the
+    // soldier on e5), the steps to d4, e4, f4 yellow.
+    assert_eq!(
+        e.run(&["lift e3"]),
+        vec!["highlight 10/10/10/10/4C5/3YYY4/10/10/10/10"]
+    );
+    // Put on the victim ends the first leg: no answer; the lift there asks for the second,
+    // which can only go back to e3.
+    assert!(e.run(&["put e5"]).is_empty());
+    assert_eq!(
+        e.run(&["lift e5"]),
+        vec!["highlight 10/10/10/10/10/10/4Y5/10/10/10"]
+    );
+    assert_eq!(
+        e.run(&["put e3"]),
+        vec!["highlight 10/10/10/10/10/10/10/10/10/10"]
+    );
+    assert!(e.run(&["usermove e3e5,e5e3"]).is_empty());
+    // A player who changes their mind after the first leg and lifts another soldier starts a
+    // new move: e1 steps to d2 or f2, or shifts the cannon to e4.
+    e.run(&[&format!("setboard {fen}")]);
+    e.run(&["lift e3"]);
+    assert!(e.run(&["put e5"]).is_empty());
+    assert_eq!(
+        e.run(&["lift e1"]),
+        vec!["highlight 10/10/10/10/10/4Y5/10/3Y1Y4/10/10"]
+    );
+    // A put on an ordinary destination ends the entry: a lift on it starts a new one.
+    e.run(&["lift e3"]);
+    assert_eq!(
+        e.run(&["put e4"]),
+        vec!["highlight 10/10/10/10/10/10/10/10/10/10"]
+    );
+    assert_eq!(
+        e.run(&["lift e4"]),
+        vec!["highlight 10/10/10/10/10/10/10/10/10/10"]
     );
 }
 
@@ -321,6 +371,49 @@ fn lift_highlights_the_legal_destinations() {
     assert_eq!(e.run(&["lift e2"]), vec!["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
     assert_eq!(e.run(&["lift g1"]), vec!["highlight 8/8/8/8/8/5Y1Y/8/8"]);
     assert_eq!(e.run(&["put e4"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+}
+
+#[test]
+fn cannon_shogi_promotion_choices_are_magenta() {
+    // XBoard's shogi offers a promotion choice only for pieces on its first seven slots and
+    // promotes a pawn-slot piece on the last rank by force; magenta (a promotion choice) makes
+    // it ask the player for any piece, and the answer comes as `+` or `=`.
+    let mut e = Engine::new_game();
+    e.run(&["variant cannonshogi", "force"]);
+    // The gold cannon on d2 slides up to d7, in the zone, or hops the iron cannon on d8 to
+    // take the gold on d9: a choice on both; plain slides below the zone and to e2.
+    assert_eq!(
+        e.run(&["lift d2"]),
+        vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
+    );
+    // The pointer entering the square gets the same board again: XBoard restores the marks it
+    // saved when the piece was picked up, which miss the engine's if the pointer left the
+    // piece's square without a motion event on it.
+    assert_eq!(
+        e.run(&["hover d7"]),
+        vec!["highlight 3M5/9/3M5/3Y5/3Y5/3Y5/3Y5/4Y4/9"]
+    );
+    // The put on a promotion square is not answered: XBoard (with sweep promotions) sends it on
+    // the press and looks at the square's colour again on the release.
+    assert!(e.run(&["put d7"]).is_empty());
+    assert!(e.run(&["put d7"]).is_empty());
+    assert!(e.run(&["usermove d2d7="]).is_empty());
+    let fen = |e: &mut Engine| {
+        e.run(&["d"])
+            .into_iter()
+            .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+            .unwrap()
+    };
+    assert!(fen(&mut e).starts_with("lnsgkgsnl/1rci1uab1/p1pUp1p1p/"));
+    e.run(&["undo"]);
+    assert!(e.run(&["usermove d2d7+"]).is_empty());
+    assert!(fen(&mut e).starts_with("lnsgkgsnl/1rci1uab1/p1p+Up1p1p/"));
+    // A soldier taking on the last rank may stay a soldier (it can still move sideways); its
+    // sideways step, starting in the zone, may promote too.
+    e.run(&["setboard lnsgkgsnl/P8/9/9/9/9/9/9/4K4[] w - - 0 1"]);
+    assert_eq!(e.run(&["lift a8"]), vec!["highlight M8/1M7/9/9/9/9/9/9/9"]);
+    assert!(e.run(&["usermove a8a9="]).is_empty());
+    assert!(fen(&mut e).starts_with("Pnsgkgsnl/"));
 }
 
 #[test]

@@ -101,6 +101,18 @@ pub enum XBoardSlot {
     Lance = 18,
     Cobra = 19,
     Unicorn = 20,
+    /// Slots past the first 21, for their images: XBoard draws the Sword slot as a sword,
+    /// Duck as a duck, Flying as a winged dragon, Horse as a pegasus, Copper and Iron as two
+    /// helmets, Axe as an axe, Wheel as a round disc, Butterfly as a butterfly.
+    Sword = 22,
+    Duck = 28,
+    Flying = 30,
+    Horse = 34,
+    Copper = 36,
+    Iron = 37,
+    Axe = 40,
+    Wheel = 44,
+    Butterfly = 45,
     /// The last slot of each colour; the letter given here always goes there.
     King = 255,
 }
@@ -110,6 +122,9 @@ pub enum XBoardSlot {
 pub struct XBoardSetup {
     /// Our upper-case letters and the XBoard slot (image) each one uses.
     pub slots: &'static [(char, XBoardSlot)],
+    /// Promoted pieces (shogi's `+X`): the letter of the unpromoted piece and the slot (image)
+    /// of its promoted form. XBoard pairs the two for promotion and for demotion on capture.
+    pub promoted: &'static [(char, XBoardSlot)],
     /// How many holdings slots XBoard shows (0: no holdings). A piece in hand needs a slot
     /// index below this; the index counts the game's pieces that come before it in slot order.
     pub holdings: usize,
@@ -132,6 +147,7 @@ impl XBoardSetup {
     /// fairy slots in order. For a new game until it has a description of its own.
     pub const PLAIN: XBoardSetup = XBoardSetup {
         slots: &[],
+        promoted: &[],
         holdings: 0,
         parent: "fairy",
         pieces: &[],
@@ -173,6 +189,7 @@ const SWEDISH_XBOARD: XBoardSetup = XBoardSetup {
         ('P', XBoardSlot::Lance),
         CHESS_SLOTS[5],
     ],
+    promoted: &[],
     holdings: 5,
     parent: "seirawan",
     pieces: &[],
@@ -230,6 +247,7 @@ pub static VARIANTS: &[VariantInfo] = &[
                 ('S', XBoardSlot::Man),
                 ('K', XBoardSlot::King),
             ],
+            promoted: &[],
             holdings: 1,
             parent: "bughouse",
             pieces: &[],
@@ -253,6 +271,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         xboard: Some(XBoardSetup {
             slots: &WITH_CANNON,
+            promoted: &[],
             holdings: 0,
             parent: "fairy",
             pieces: &[],
@@ -285,6 +304,7 @@ pub static VARIANTS: &[VariantInfo] = &[
                 ('C', XBoardSlot::Cannon),
                 CHESS_SLOTS[5],
             ],
+            promoted: &[],
             holdings: 0,
             parent: "fairy",
             pieces: &[('S', "fmWfceFifmnDfsmN")],
@@ -341,9 +361,14 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "cannonshogi",
         standard: false,
         gui_template: "shogi",
-        // Shogi-style: the promotable pieces on slots 0-9, their promoted forms (`+`) on slots
-        // 11-20 (XBoard pairs slot i with i + 11), the gold on 10; eleven kinds in hand.
-        // Parent `shogi`: captures go to the captor's hand, unpromoted.
+        // Parent `shogi`: captures go to the captor's hand, unpromoted; eleven kinds in hand.
+        // The shogi pieces sit where XBoard's own shogi puts them (it draws the queen slot as a
+        // lance, and the promoted ones as golden or crowned pieces). XBoard has no cannon image
+        // in shogi (it draws the cannon slot as a promoted pawn), so the four cannons get
+        // images that look like nothing else in the game: an axe, a sword and the copper and
+        // iron helmets (named after the copper and iron generals of large shogi); their flying
+        // forms winged ones. The king's look-alike (the falcon slot, which XBoard's shogi draws
+        // as a king) is not used.
         xboard: Some(XBoardSetup {
             slots: &[
                 ('P', XBoardSlot::Pawn),
@@ -352,22 +377,24 @@ pub static VARIANTS: &[VariantInfo] = &[
                 ('R', XBoardSlot::Rook),
                 ('L', XBoardSlot::Queen),
                 ('S', XBoardSlot::Ferz),
-                ('U', XBoardSlot::Alfil),
-                ('A', XBoardSlot::Archbishop),
-                ('C', XBoardSlot::Chancellor),
-                ('I', XBoardSlot::Wazir),
-                ('G', XBoardSlot::Man),
-                ('+', XBoardSlot::Cannon),
-                ('+', XBoardSlot::Nightrider),
-                ('+', XBoardSlot::Cardinal),
-                ('+', XBoardSlot::Dragon),
-                ('+', XBoardSlot::Grasshopper),
-                ('+', XBoardSlot::Silver),
-                ('+', XBoardSlot::Falcon),
-                ('+', XBoardSlot::Lance),
-                ('+', XBoardSlot::Cobra),
-                ('+', XBoardSlot::Unicorn),
+                ('G', XBoardSlot::Wazir),
+                ('A', XBoardSlot::Sword),
+                ('C', XBoardSlot::Copper),
+                ('I', XBoardSlot::Iron),
+                ('U', XBoardSlot::Axe),
                 ('K', XBoardSlot::King),
+            ],
+            promoted: &[
+                ('P', XBoardSlot::Cannon),
+                ('N', XBoardSlot::Nightrider),
+                ('B', XBoardSlot::Cardinal),
+                ('R', XBoardSlot::Dragon),
+                ('L', XBoardSlot::Grasshopper),
+                ('S', XBoardSlot::Silver),
+                ('A', XBoardSlot::Horse),
+                ('U', XBoardSlot::Flying),
+                ('C', XBoardSlot::Butterfly),
+                ('I', XBoardSlot::Duck),
             ],
             holdings: 11,
             parent: "shogi",
@@ -390,9 +417,27 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "chesstonia",
         standard: false,
         gui_template: "fairy",
-        // No description of its own: a plain board with every letter of the start position on
-        // the fairy slots, in order.
-        xboard: Some(XBoardSetup::PLAIN),
+        // The cannon on XBoard's cannon slot, the projectiles wazir and ferz on theirs, the Go
+        // stone (which never moves) as a round disc.
+        xboard: Some(XBoardSetup {
+            slots: &[
+                CHESS_SLOTS[0],
+                CHESS_SLOTS[1],
+                CHESS_SLOTS[2],
+                CHESS_SLOTS[3],
+                CHESS_SLOTS[4],
+                ('F', XBoardSlot::Ferz),
+                ('W', XBoardSlot::Wazir),
+                ('C', XBoardSlot::Cannon),
+                ('S', XBoardSlot::Wheel),
+                CHESS_SLOTS[5],
+            ],
+            promoted: &[],
+            holdings: 0,
+            parent: "fairy",
+            pieces: &[],
+            legality_testing: false,
+        }),
         bench: &[],
         start: session::<ChesstoniaChess>,
     },

@@ -99,6 +99,14 @@ pub struct MoveFacts {
     pub from: Option<Coord>,
     /// The first destination: where the piece goes, or the victim of a shot.
     pub to: Coord,
+    /// Where each leg of the move ends, in order: `[to]` for a move of one leg; a shot (a
+    /// capture by a piece that does not move) goes to its victim and back, `[to, from]`, as
+    /// XBoard enters it and writes it (`e3e5,e5e3`).
+    pub legs: Vec<Coord>,
+    /// Whether the move may be made promoting or not: another legal move goes the same way,
+    /// one promoting and the other not (shogi's `+` and its plain form, both legal). False
+    /// for a forced promotion, and for a choice between promoted pieces alone (chess).
+    pub promotion_choice: bool,
     /// Whether `to` holds a piece before the move (XBoard's highlight shows such targets red).
     pub to_occupied: bool,
     /// Whether the move removes an enemy piece from the board.
@@ -146,8 +154,16 @@ impl<G: Game> GameSession<G> {
         )
     }
 
-    /// The facts of legal move `m` of the current position (see [`MoveFacts`]).
-    fn facts(&self, m: Move) -> MoveFacts {
+    /// The legal moves of the current position.
+    fn legal(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list
+    }
+
+    /// The facts of legal move `m` of the current position (see [`MoveFacts`]); `legal` is
+    /// the position's legal moves.
+    fn facts(&self, m: Move, legal: &[Move]) -> MoveFacts {
         let pos = &self.pos;
         let (files, ranks) = (self.variant.files, self.variant.ranks);
         let mut after = pos.clone();
@@ -200,6 +216,17 @@ impl<G: Game> GameSession<G> {
             },
             from: drop.is_none().then(|| self.coord(m.from())),
             to: self.coord(m.to()),
+            legs: match m.kind() {
+                MoveKind::Shot => vec![self.coord(m.to()), self.coord(m.from())],
+                _ => vec![self.coord(m.to())],
+            },
+            promotion_choice: m.kind() != MoveKind::Drop
+                && legal.iter().any(|&o| {
+                    o.from() == m.from()
+                        && o.to() == m.to()
+                        && o.kind() != MoveKind::Drop
+                        && (o.kind() == MoveKind::Promotion) != (m.kind() == MoveKind::Promotion)
+                }),
             to_occupied,
             capture: count(&after) < count(pos),
             drop,
@@ -323,14 +350,13 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn move_facts(&self) -> Vec<MoveFacts> {
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        list.iter().map(|&m| self.facts(m)).collect()
+        let list = self.legal();
+        list.iter().map(|&m| self.facts(m, &list)).collect()
     }
 
     fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError> {
         match self.pos.parse_move(mv, notation) {
-            Some(m) => Ok(self.facts(m)),
+            Some(m) => Ok(self.facts(m, &self.legal())),
             None => Err(GameError(format!(
                 "'{mv}' is not a legal move in {}",
                 self.pos.to_fen()
@@ -423,6 +449,43 @@ mod tests {
         let town = s.facts_of("T@b1", Notation::Uci).unwrap();
         assert_eq!((town.from, town.to, town.drop), (None, (1, 0), Some('T')));
         assert_eq!(town.gui, "T@b0");
+        assert_eq!(town.legs, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn a_shot_goes_to_its_victim_and_back() {
+        let s = session(
+            "cannon",
+            Some("4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1"),
+        );
+        let shot = s.facts_of("e4e6", Notation::Uci).unwrap();
+        assert_eq!(shot.text.xboard, "e3e5,e5e3");
+        assert_eq!((shot.from, shot.to), (Some((4, 3)), (4, 5)));
+        assert_eq!(shot.legs, vec![(4, 5), (4, 3)]);
+        assert!(shot.capture && shot.to_occupied);
+        let step = s.facts_of("e4e5", Notation::Uci).unwrap();
+        assert_eq!(step.legs, vec![(4, 4)]);
+    }
+
+    #[test]
+    fn a_promotion_choice_is_both_forms_legal() {
+        // Cannon Shogi: the gold cannon on d2 may promote in the zone or not; the lance on i8
+        // must promote on i9; a chess pawn chooses among promoted pieces only.
+        let s = session(
+            "cannonshogi",
+            Some("l3k3l/P7L/9/9/9/9/9/3U5/4K4[] w - - 0 1"),
+        );
+        let choice = |mv: &str| s.facts_of(mv, Notation::XBoard).unwrap().promotion_choice;
+        assert!(choice("d2d7") && choice("d2d7+"));
+        assert!(!choice("d2d3") && !choice("i8i9+"));
+        assert!(choice("a8a9") && choice("a8a9+"));
+        let chess = session("chess", Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+        assert!(
+            !chess
+                .facts_of("a7a8q", Notation::Uci)
+                .unwrap()
+                .promotion_choice
+        );
     }
 
     #[test]

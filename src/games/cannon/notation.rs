@@ -1,6 +1,8 @@
 //! Cannon move strings. UCI: `a2a3`, `T@b1`, a shot as one leg front-to-victim `e6e8`.
 //! XBoard: ranks from 0 (the board has ten ranks), and a shot as two legs `e6e8,e8e6` (to the
-//! victim and back, since the front soldier does not move). Input takes a shot in either form.
+//! victim and back, since the front soldier does not move). UCI input also takes a shot in two
+//! legs; XBoard input takes it only in two, since XBoard reads `e3e5` as the soldier moving to
+//! e5 and would show it there.
 //! PGN: XBoard's square names (ranks from 0) in the long form XBoard writes and reads,
 //! `Se1d2`, `Se4xe5`, a shot `Se3xe5-e3`, `T@b0`, so that `cannonade match` and XBoard
 //! write the same game the same way (XBoard adds a `+`/`#` of its own: see docs/xboard.md).
@@ -46,8 +48,10 @@ impl CannonPosition {
         }
     }
 
-    /// Reads a move by matching the legal moves' strings. A shot may come as one leg or as
-    /// two legs (the second leg must be the first reversed), in either notation.
+    /// Reads a move by matching the legal moves' strings. A shot comes as two legs (the second
+    /// the first reversed) or, in UCI only, as one. In XBoard a one-leg `e3e5` is a soldier
+    /// going to e5 (XBoard draws it there when a player enters it), so reading it as a shot
+    /// would leave the GUI's board and the engine's apart: it is refused.
     pub fn parse(&self, s: &str, notation: Notation) -> Option<Move> {
         let zero = notation.ranks_from_zero(self.t.geo.ranks());
         let s = s.trim();
@@ -59,6 +63,7 @@ impl CannonPosition {
         self.generate(&mut moves, super::movegen::Gen::All);
         let m = moves.into_iter().find(|&m| self.leg(m, zero) == first)?;
         match second {
+            None if m.kind() == MoveKind::Shot && notation == Notation::XBoard => None,
             None => Some(m),
             Some(back) if m.kind() == MoveKind::Shot => {
                 let geo = &self.t.geo;

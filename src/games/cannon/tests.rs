@@ -358,14 +358,15 @@ fn three_cannons_aiming_at_one_victim_are_three_moves() {
 // Notation
 
 #[test]
-fn shots_read_in_one_or_two_legs() {
+fn shots_read_in_two_legs_and_in_uci_also_one() {
     let p = position("Se3 Se4 Se5 se7 Tb1 ti10", 'w');
     let one = p.parse_move("e5e7", Notation::Uci).unwrap();
     assert_eq!(one.kind(), MoveKind::Shot);
     assert_eq!(p.move_to_string(one, Notation::Uci), "e5e7");
     assert_eq!(p.move_to_string(one, Notation::XBoard), "e4e6,e6e4");
     assert_eq!(p.parse_move("e4e6,e6e4", Notation::XBoard), Some(one));
-    assert_eq!(p.parse_move("e4e6", Notation::XBoard), Some(one));
+    // XBoard shows a one-leg `e4e6` as the soldier moving to e6: not a shot there.
+    assert_eq!(p.parse_move("e4e6", Notation::XBoard), None);
     assert_eq!(p.parse_move("e5e7,e7e5", Notation::Uci), Some(one));
     // A second leg that is not the way back, or a second leg on a move that is not a shot.
     assert_eq!(p.parse_move("e4e6,e6e5", Notation::XBoard), None);

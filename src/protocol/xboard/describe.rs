@@ -3,11 +3,13 @@
 //! Everything game-specific comes from the registry.
 
 use crate::engine::registry::{VariantInfo, XBoardSetup, XBoardSlot};
-use crate::engine::Coord;
+use crate::engine::{Coord, MoveFacts};
 use crate::games::Notation;
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
-/// the king slot last; black is the same in lower case.
+/// the king slot last; black is the same in lower case. A promoted piece is written `^X` on its
+/// slot (X: the letter of the unpromoted piece), which XBoard reads as a `+` piece paired with
+/// X for promotion and demotion.
 pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
     if desc.slots.is_empty() {
         return None;
@@ -15,21 +17,25 @@ pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
     let max = desc
         .slots
         .iter()
+        .chain(desc.promoted)
         .filter(|(_, s)| *s != XBoardSlot::King)
         .map(|(_, s)| *s as usize)
         .max()
         .unwrap_or(0);
     // XBoard wants at least six letters a side (five slots and the king).
-    let mut white = vec!['.'; (max + 1).max(5)];
-    let mut king = '.';
+    let mut white = vec![".".to_string(); (max + 1).max(5)];
+    let mut king = ".".to_string();
     for &(c, slot) in desc.slots {
         match slot {
-            XBoardSlot::King => king = c,
-            s => white[s as usize] = c,
+            XBoardSlot::King => king = c.to_string(),
+            s => white[s as usize] = c.to_string(),
         }
     }
+    for &(c, slot) in desc.promoted {
+        white[slot as usize] = format!("^{c}");
+    }
     white.push(king);
-    let white: String = white.into_iter().collect();
+    let white: String = white.concat();
     let black = white.to_ascii_lowercase();
     Some(format!("{white}{black}"))
 }
@@ -99,13 +105,113 @@ pub fn square_name(square: Coord, ranks: usize) -> String {
     Notation::XBoard.square_name(square, ranks)
 }
 
-/// The `highlight` board: each mark is a legal destination and whether a piece stands on it
-/// (red) or not (yellow).
-pub fn highlight(marks: &[(Coord, bool)], files: usize, ranks: usize) -> String {
+/// A colour of XBoard's `highlight` board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A move to an empty square (or back to the origin).
+    Yellow,
+    /// A move onto a piece.
+    Red,
+    /// A square a move passes through and goes on from: XBoard waits there for the next leg
+    /// instead of ending the move (a Cannon shot is entered as the victim, then the shooter,
+    /// so that XBoard leaves the shooter where it stands).
+    Cyan,
+    /// A square where the move may promote or not (shogi's `+`, both forms legal): XBoard
+    /// then asks the player, whatever slot the piece sits on. With yellow and red alone
+    /// XBoard 4.9.1 asked nothing for Cannon Shogi's gold cannon or soldier (its shogi decides
+    /// by its own slots), so they could not be promoted by mouse (scripts/xboard_smoke.sh
+    /// against the older build).
+    Magenta,
+}
+
+impl Mark {
+    fn letter(self) -> char {
+        match self {
+            Mark::Yellow => 'Y',
+            Mark::Red => 'R',
+            Mark::Cyan => 'C',
+            Mark::Magenta => 'M',
+        }
+    }
+}
+
+/// The legal moves (`facts`) from `from` (drops when `from` is None) whose first legs went
+/// through `entered` (empty when the piece was just lifted), with more legs to come.
+fn continuing<'a>(
+    facts: &'a [MoveFacts],
+    from: Option<Coord>,
+    entered: &'a [Coord],
+) -> impl Iterator<Item = &'a MoveFacts> {
+    facts
+        .iter()
+        .filter(move |f| f.from == from && f.legs.len() > entered.len())
+        .filter(move |f| f.legs.starts_with(entered))
+}
+
+/// Where the next leg of a move being entered can go, and in which colour: the legal moves
+/// from `from` whose first legs went through `entered`. Yellow for a move to an empty square,
+/// red onto a piece, cyan where a move goes on to another leg, magenta where it may promote
+/// or not.
+pub fn entry_marks(
+    facts: &[MoveFacts],
+    from: Option<Coord>,
+    entered: &[Coord],
+) -> Vec<(Coord, Mark)> {
+    let mut marks: Vec<(Coord, Mark)> = Vec::new();
+    for f in continuing(facts, from, entered) {
+        let square = f.legs[entered.len()];
+        let mark = if f.legs.len() > entered.len() + 1 {
+            Mark::Cyan
+        } else if f.promotion_choice {
+            Mark::Magenta
+        } else if entered.is_empty() && f.to_occupied {
+            Mark::Red
+        } else {
+            Mark::Yellow
+        };
+        match marks.iter_mut().find(|(sq, _)| *sq == square) {
+            // A square that ends one move and is passed through by another stays cyan:
+            // XBoard ends the move there too when the square is clicked twice. A promotion
+            // choice stays magenta whichever of its two moves comes last.
+            Some((_, old)) if matches!(*old, Mark::Cyan | Mark::Magenta) => {}
+            Some((_, old)) => *old = mark,
+            None => marks.push((square, mark)),
+        }
+    }
+    marks
+}
+
+/// Whether some legal move from `from` goes through `entered` and then on from its last
+/// square: the square is the end of a move's first leg, not of the move (a `put` there is
+/// followed by a `lift` for the next leg).
+pub fn goes_on_from(facts: &[MoveFacts], from: Option<Coord>, entered: &[Coord]) -> bool {
+    continuing(facts, from, entered).next().is_some()
+}
+
+/// Whether some legal move from `from` ends on the last square of `entered` with a choice of
+/// promoting or not (a square [`entry_marks`] marks magenta).
+pub fn promotion_choice_at(facts: &[MoveFacts], from: Option<Coord>, entered: &[Coord]) -> bool {
+    facts
+        .iter()
+        .any(|f| f.promotion_choice && f.from == from && f.legs == entered)
+}
+
+/// The legal move whose first leg is `mv` (an XBoard string) when it has more legs (a Cannon
+/// shot entered by clicking the victim twice), as XBoard writes the whole move.
+pub fn first_leg_of<'a>(facts: &'a [MoveFacts], mv: &str, ranks: usize) -> Option<&'a MoveFacts> {
+    facts.iter().find(|f| {
+        f.legs.len() > 1
+            && f.from
+                .is_some_and(|from| square_name(from, ranks) + &square_name(f.legs[0], ranks) == mv)
+    })
+}
+
+/// The `highlight` board: each mark a square and its colour.
+pub fn highlight(marks: &[(Coord, Mark)], files: usize, ranks: usize) -> String {
     let mut mark = vec![vec![None; files]; ranks];
-    for &((f, r), occupied) in marks {
+    for &((f, r), colour) in marks {
         if f < files && r < ranks {
-            mark[r][f] = Some(if occupied { 'R' } else { 'Y' });
+            mark[r][f] = Some(colour.letter());
         }
     }
     let rows: Vec<String> = (0..ranks)
@@ -150,6 +256,28 @@ mod tests {
             ".NBRQ......C......PK.nbrq......c......pk"
         );
         assert!(find("chess").unwrap().xboard.is_none());
+        // Promoted pieces are `^X` on their own slots: the promoted gold cannon on the
+        // flying-dragon slot (30), not on the falcon slot that XBoard's shogi draws as a king.
+        let shogi = find("cannonshogi").unwrap().xboard.as_ref().unwrap();
+        let table = piece_to_char(shogi).unwrap();
+        let white = &table[..table.len() / 2];
+        // One entry per slot: a letter, `.`, or `^` and a letter.
+        let mut slots: Vec<String> = Vec::new();
+        let mut chars = white.chars();
+        while let Some(c) = chars.next() {
+            slots.push(match c {
+                '^' => format!("^{}", chars.next().unwrap()),
+                c => c.to_string(),
+            });
+        }
+        assert!(white.starts_with("PNBRLS...G.^P^N^B^R^L^S"), "{white}");
+        let at = |i: usize| slots[i].as_str();
+        assert_eq!(
+            [at(17), at(22), at(30), at(34), at(36), at(37), at(40)],
+            [".", "A", "^U", "^A", "C", "I", "U"]
+        );
+        assert_eq!(slots.last().map(String::as_str), Some("K"));
+        assert_eq!(table[table.len() / 2..], white.to_ascii_lowercase());
     }
 
     #[test]
@@ -179,8 +307,70 @@ mod tests {
 
     #[test]
     fn highlight_marks_empty_targets_yellow_and_occupied_ones_red() {
-        let marks = [((3, 1), true), ((4, 1), false), ((3, 0), false)];
-        assert_eq!(highlight(&marks, 8, 8), "highlight 8/8/8/8/8/8/3RY3/3Y4");
+        let marks = [
+            ((3, 1), Mark::Red),
+            ((4, 1), Mark::Yellow),
+            ((3, 0), Mark::Yellow),
+            ((4, 4), Mark::Cyan),
+        ];
+        assert_eq!(highlight(&marks, 8, 8), "highlight 8/8/8/4C3/8/8/3RY3/3Y4");
         assert_eq!(highlight(&[], 8, 8), "highlight 8/8/8/8/8/8/8/8");
+    }
+
+    #[test]
+    fn a_shot_is_entered_as_victim_then_shooter() {
+        // White soldiers on e1-e3 (XBoard's 0-based ranks) shoot the black soldier on e5; e3
+        // also steps to d4, e4 or f4.
+        let mut s = find("cannon").unwrap().new_session();
+        let fen = "4t5/10/10/10/4s5/10/4S5/4S5/4S5/4T5[] w - - 0 1";
+        s.set_position(Some(fen), &[], Notation::XBoard).unwrap();
+        let facts = s.move_facts();
+        let e3 = Some((4, 3));
+        // Lifted: the victim is cyan (XBoard waits for the next leg), the steps yellow.
+        assert_eq!(
+            highlight(&entry_marks(&facts, e3, &[]), 10, 10),
+            "highlight 10/10/10/10/4C5/3YYY4/10/10/10/10"
+        );
+        // After the victim: the way back to the shooter, and nothing else.
+        assert_eq!(
+            highlight(&entry_marks(&facts, e3, &[(4, 5)]), 10, 10),
+            "highlight 10/10/10/10/10/10/4Y5/10/10/10"
+        );
+        assert!(goes_on_from(&facts, e3, &[(4, 5)]));
+        assert!(!goes_on_from(&facts, e3, &[(4, 4)]));
+        assert!(!goes_on_from(&facts, e3, &[(4, 5), (4, 3)]));
+        let shot = first_leg_of(&facts, "e3e5", 10).unwrap();
+        assert_eq!(shot.text.xboard, "e3e5,e5e3");
+        assert!(first_leg_of(&facts, "e3e4", 10).is_none());
+    }
+
+    #[test]
+    fn a_promotion_choice_is_magenta_and_a_forced_promotion_is_not() {
+        // Cannon Shogi (1-based ranks): the gold cannon on d2 slides along the rank and up the
+        // file, into the zone (d7-d9) with or without promotion; a soldier on a8 takes on a9 (last rank) with or without (soldiers
+        // are never forced); a lance on i8 must promote on i9 (only `i8i9+` is legal).
+        let mut s = find("cannonshogi").unwrap().new_session();
+        let fen = "l3k3l/P7L/9/9/9/9/9/3U5/4K4[] w - - 0 1";
+        s.set_position(Some(fen), &[], Notation::XBoard).unwrap();
+        let facts = s.move_facts();
+        let d2 = Some((3, 1));
+        assert_eq!(
+            highlight(&entry_marks(&facts, d2, &[]), 9, 9),
+            "highlight 3M5/3M5/3M5/3Y5/3Y5/3Y5/3Y5/YYY1YYYYY/3Y5"
+        );
+        // The capture on the last rank is a choice (magenta, not red), the sideways step,
+        // starting in the zone, too.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some((0, 7)), &[]), 9, 9),
+            "highlight M8/1M7/9/9/9/9/9/9/9"
+        );
+        // The forced promotion stays red: XBoard promotes a lance (its queen slot) itself.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some((8, 7)), &[]), 9, 9),
+            "highlight 8R/9/9/9/9/9/9/9/9"
+        );
+        assert!(promotion_choice_at(&facts, d2, &[(3, 6)]));
+        assert!(!promotion_choice_at(&facts, d2, &[(3, 2)]));
+        assert!(!promotion_choice_at(&facts, Some((8, 7)), &[(8, 8)]));
     }
 }

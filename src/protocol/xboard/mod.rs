@@ -63,6 +63,15 @@ struct Job {
     handle: JoinHandle<()>,
 }
 
+/// A move being entered with the mouse: the square its piece was lifted from (None: the
+/// holdings) and the squares its first legs went through. XBoard reports a multi-leg move
+/// (a Cannon shot: to the victim, then back to the shooter) as `lift e3`, `put e5`, `lift e5`,
+/// `put e3`; each `lift` is answered with where the next leg can go.
+struct Entry {
+    from: Option<Coord>,
+    entered: Vec<Coord>,
+}
+
 /// The latest report of the running search, for `.` in analysis.
 type LastInfo = Arc<Mutex<Option<PvInfo<String>>>>;
 
@@ -86,8 +95,9 @@ pub struct XBoard {
     game_over: bool,
     /// Root moves `exclude`d by the user, as XBoard move strings.
     excluded: Vec<String>,
-    /// The square of the last `lift`, for `hover`.
-    lifted: Option<String>,
+    /// The move the user is entering in the GUI (from `lift` and `put`), for `hover` and the
+    /// next leg of a multi-leg move.
+    entry: Option<Entry>,
     running: Option<Running>,
     last_info: LastInfo,
     /// `memory` and rule `option`s received while the engine thinks about its move: applied
@@ -152,7 +162,7 @@ impl XBoard {
             analyzing: false,
             game_over: false,
             excluded: Vec::new(),
-            lifted: None,
+            entry: None,
             running: None,
             last_info: Arc::new(Mutex::new(None)),
             pending_memory: None,
@@ -599,14 +609,7 @@ impl XBoard {
             },
             "exclude" | "include" => self.cmd_exclude(cmd == "exclude", rest),
             "lift" | "hover" => self.cmd_lift(cmd, rest),
-            "put" => {
-                self.lifted = None;
-                say(&describe::highlight(
-                    &[],
-                    self.state.variant().game.files,
-                    self.state.variant().game.ranks,
-                ));
-            }
+            "put" => self.cmd_put(rest),
             "option" => self.cmd_option(rest),
             "perft" => self.cmd_perft(rest),
             "quit" => {
@@ -738,7 +741,7 @@ impl XBoard {
             .move_text(&engine_mv, NOTATION)
             .is_err()
         {
-            return say(&format!("Illegal move: {}", clip(mv)));
+            return say(&self.illegal_move(&engine_mv, mv));
         }
         // A legal move stops the search: a ponder or analysis search is restarted for the
         // new position; the GUI moving for the side the engine thinks for overrides it.
@@ -754,6 +757,23 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
+        }
+    }
+
+    /// The refusal of `mv`, with the reason when it is the first leg of a legal multi-leg
+    /// move (a Cannon shot entered by clicking the victim twice, which XBoard would show as the
+    /// soldier moving there). The reason avoids the words XBoard takes for other errors
+    /// ("time", "draw", "board", ...).
+    fn illegal_move(&self, engine_mv: &str, mv: &str) -> String {
+        let facts = self.state.session().move_facts();
+        let ranks = self.state.variant().game.ranks;
+        match describe::first_leg_of(&facts, engine_mv, ranks) {
+            Some(whole) => format!(
+                "Illegal move (only the first leg of {}): {}",
+                whole.text.xboard,
+                clip(mv)
+            ),
+            None => format!("Illegal move: {}", clip(mv)),
         }
     }
 
@@ -903,33 +923,69 @@ impl XBoard {
         }
     }
 
+    /// A board square named by `lift`/`put`/`hover`; None for a holdings square (which XBoard
+    /// names with a file letter off the board).
+    fn gui_square(&self, square: &str) -> Option<Coord> {
+        let (files, ranks) = self.board_size();
+        describe::parse_square(square, files, ranks)
+            .filter(|(_, n)| *n == square.len())
+            .map(|(sq, _)| sq)
+    }
+
+    /// The board's files and ranks.
+    fn board_size(&self) -> (usize, usize) {
+        let game = &self.state.variant().game;
+        (game.files, game.ranks)
+    }
+
     fn cmd_lift(&mut self, cmd: &str, square: &str) {
-        let square = if cmd == "hover" {
-            match &self.lifted {
-                Some(s) => s.clone(),
-                None => return,
+        let sq = self.gui_square(square);
+        if cmd == "hover" {
+            // Hovering over a destination changes nothing in the move being entered.
+            if self.entry.is_none() {
+                return;
             }
         } else {
-            self.lifted = Some(square.to_string());
-            square.to_string()
-        };
-        let (files, ranks) = (
-            self.state.variant().game.files,
-            self.state.variant().game.ranks,
-        );
-        // A square off the board is a holdings square: show where pieces can be dropped.
-        let from = describe::parse_square(&square, files, ranks)
-            .filter(|(_, n)| *n == square.len())
-            .map(|(sq, _)| sq);
-        let marks: Vec<(Coord, bool)> = self
-            .state
-            .session()
-            .move_facts()
-            .into_iter()
-            .filter(|f| f.from == from)
-            .map(|f| (f.to, f.to_occupied))
-            .collect();
+            // A `lift` on the square the last leg reached (after its `put`) asks for the next
+            // leg of the same move; any other `lift` starts a new move.
+            let next_leg =
+                matches!(&self.entry, Some(e) if sq.is_some() && e.entered.last() == sq.as_ref());
+            if !next_leg {
+                self.entry = Some(Entry {
+                    from: sq,
+                    entered: Vec::new(),
+                });
+            }
+        }
+        let Some(entry) = &self.entry else { return };
+        let (files, ranks) = self.board_size();
+        let facts = self.state.session().move_facts();
+        let marks = describe::entry_marks(&facts, entry.from, &entry.entered);
         say(&describe::highlight(&marks, files, ranks));
+    }
+
+    fn cmd_put(&mut self, square: &str) {
+        let sq = self.gui_square(square);
+        if let (Some(entry), Some(sq)) = (&mut self.entry, sq) {
+            let mut entered = entry.entered.clone();
+            entered.push(sq);
+            let facts = self.state.session().move_facts();
+            if describe::goes_on_from(&facts, entry.from, &entered) {
+                // The end of a first leg: XBoard asks for the next one with a `lift` here.
+                entry.entered = entered;
+                return;
+            }
+            if describe::promotion_choice_at(&facts, entry.from, &entered) {
+                // A piece put on a magenta square: with sweep promotions XBoard sends this
+                // `put` on the press and reads the square's colour again on the release, so
+                // clearing the marks now would lose the promotion.
+                return;
+            }
+        }
+        // The move is complete (or abandoned): clear the marks.
+        self.entry = None;
+        let (files, ranks) = self.board_size();
+        say(&describe::highlight(&[], files, ranks));
     }
 
     fn cmd_option(&mut self, arg: &str) {

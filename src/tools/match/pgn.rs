@@ -365,11 +365,132 @@ fn find_move(session: &dyn Session, word: &str) -> Option<String> {
             .to_string()
     };
     let want = plain(word);
-    session.legal_moves(Notation::Uci).into_iter().find(|m| {
-        session
-            .move_text(m, Notation::Uci)
-            .is_ok_and(|t| plain(&t.pgn) == want)
-    })
+    let legal = session.legal_moves(Notation::Uci);
+    let texts: Vec<(String, String)> = legal
+        .into_iter()
+        .filter_map(|m| {
+            session
+                .move_text(&m, Notation::Uci)
+                .ok()
+                .map(|t| (m, t.pgn))
+        })
+        .collect();
+    if let Some((m, _)) = texts.iter().find(|(_, pgn)| plain(pgn) == want) {
+        return Some(m.clone());
+    }
+    short_form_move(&texts, &plain(word))
+}
+
+/// A move written in the long form (`Se1d2`, `Se3xe5-e3`) read from a shorter one: XBoard's
+/// PGN writer names a piece of a game it does not know by the origin only as far as its own
+/// idea of the piece needs (`Sa4`, `Sgh4`, `S1j2`, `Sxg5`), and its idea of a Cannon soldier is
+/// a one-step mover. So where the short form fits several legal moves, the one-step one is
+/// meant. Games whose PGN moves do not name the origin (SAN) are not read this way.
+fn short_form_move(texts: &[(String, String)], word: &str) -> Option<String> {
+    let w = LongForm::parse(word)?;
+    let fits: Vec<(&String, LongForm)> = texts
+        .iter()
+        .filter_map(|(m, pgn)| Some((m, LongForm::parse(pgn)?)))
+        .filter(|(_, c)| {
+            c.from.is_some_and(|(f, r)| {
+                w.piece == c.piece
+                    && w.to == c.to
+                    && w.capture == c.capture
+                    && w.tail == c.tail
+                    && w.from_file.is_none_or(|wf| wf == f)
+                    && w.from_rank.is_none_or(|wr| wr == r)
+            })
+        })
+        .collect();
+    let step = |c: &LongForm| {
+        c.from
+            .is_some_and(|(f, r)| f.abs_diff(c.to.0) <= 1 && r.abs_diff(c.to.1) <= 1)
+    };
+    match fits.as_slice() {
+        [(m, _)] => Some((*m).clone()),
+        _ => {
+            let mut steps = fits.iter().filter(|(_, c)| step(c));
+            match (steps.next(), steps.next()) {
+                (Some((m, _)), None) => Some((*m).clone()),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// A piece move in long or short algebraic form: piece letter, what is given of the origin,
+/// `x`, destination, and anything after it (a shot's way back, `-e3`). Squares are (file
+/// letter index, rank number as written).
+#[derive(Debug, PartialEq)]
+struct LongForm {
+    piece: char,
+    from: Option<(u32, u32)>,
+    from_file: Option<u32>,
+    from_rank: Option<u32>,
+    capture: bool,
+    to: (u32, u32),
+    tail: String,
+}
+
+impl LongForm {
+    fn parse(s: &str) -> Option<LongForm> {
+        let mut chars = s.chars();
+        let piece = chars.next().filter(char::is_ascii_uppercase)?;
+        let rest = chars.as_str();
+        // The destination is the last square before the tail (`-` and what follows).
+        let (body, tail) = match rest.find('-') {
+            Some(i) => (&rest[..i], rest[i..].to_string()),
+            None => (rest, String::new()),
+        };
+        let squares = |t: &str| -> Option<Vec<(Option<u32>, Option<u32>)>> {
+            // Splits "e1f2", "gh4", "1j2", "h4" into parts: a file letter with or without its
+            // rank, or a lone rank.
+            let b = t.as_bytes();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                let file = b[i].is_ascii_lowercase().then(|| u32::from(b[i] - b'a'));
+                if file.is_some() {
+                    i += 1;
+                }
+                let start = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let rank = t[start..i].parse().ok();
+                if file.is_none() && rank.is_none() {
+                    return None;
+                }
+                out.push((file, rank));
+            }
+            Some(out)
+        };
+        let (before, capture, after) = match body.split_once('x') {
+            Some((a, b)) => (a, true, b),
+            None => ("", false, body),
+        };
+        let mut parts = squares(before)?;
+        parts.extend(squares(after)?);
+        let (to_file, to_rank) = parts.pop()?;
+        let to = (to_file?, to_rank?);
+        let (from_file, from_rank) = match parts.as_slice() {
+            [] => (None, None),
+            [(f, r)] => (*f, *r),
+            _ => return None,
+        };
+        if !capture && after.is_empty() {
+            return None;
+        }
+        Some(LongForm {
+            piece,
+            from: from_file.zip(from_rank),
+            from_file,
+            from_rank,
+            capture,
+            to,
+            tail,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -414,6 +535,33 @@ mod tests {
         let cannon = registry::find("cannon").unwrap();
         let o = read_pgn("1. T@b0 T@c9# 2. Se1d2 *", cannon, None).unwrap();
         assert_eq!(o[0].moves, vec!["T@b1", "T@c10", "e2d3"]);
+    }
+
+    #[test]
+    fn cannon_pgn_from_xboard_reads_back() {
+        // XBoard's own PGN of a player's Cannon game (scripts/xboard_smoke.sh): origins only as
+        // far as XBoard's one-step soldier needs them, and `#` on every move.
+        let cannon = registry::find("cannon").unwrap();
+        let o = read_pgn(
+            "1. T@b0# T@c9# 2. Sa4# Sfe5# 3. Se3xe5-e3# Sb5# 4. Se4# Sxa4# *",
+            cannon,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            o[0].moves,
+            vec!["T@b1", "T@c10", "a4a5", "f7e6", "e4e6", "b7b6", "e4e5", "b6a5"]
+        );
+        // The file of the origin (a1 or c1 could step to b2), and cannon shifts, which
+        // XBoard's soldier cannot make, written in full.
+        let o = read_pgn("1. T@b0 T@c9 2. Sab2 Sd8d5 3. Sc1c4 *", cannon, None).unwrap();
+        assert_eq!(o[0].moves, vec!["T@b1", "T@c10", "a2b3", "d9d6", "c2c5"]);
+        // Too little of the origin for one step: c1 or e1 to d2.
+        assert!(read_pgn("1. T@b0 T@c9 2. Sd2 *", cannon, None).is_err());
+        assert_eq!(LongForm::parse("Sgh4").unwrap().from_file, Some(6));
+        assert_eq!(LongForm::parse("S5xh5").unwrap().from_rank, Some(5));
+        assert_eq!(LongForm::parse("Se3xe5-e3").unwrap().tail, "-e3");
+        assert_eq!(LongForm::parse("O-O"), None);
     }
 
     #[test]
