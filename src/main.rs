@@ -2,7 +2,9 @@
 
 use cannonade::engine::registry::{self, VARIANTS};
 use cannonade::games::Notation;
+use cannonade::tools::datagen::{self, DatagenSpec, SearchLimit, Shard};
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -70,6 +72,37 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// A rule switch, NAME=VALUE (true/false); may be repeated.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Self-play training data for a learned evaluation (see docs/datagen.md): positions with
+    /// their search score and the game's result, in a binary file. Running the same command
+    /// again on the same file resumes it.
+    Datagen {
+        #[arg(long)]
+        variant: String,
+        /// Positions the file should hold (whole games are written, so a few more).
+        #[arg(long)]
+        positions: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// Games played at once, one search thread each (the data does not depend on it).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Nodes searched per move [default: 5000].
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth searched per move, instead of a node count.
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This machine's part of the job, I/N (I counted from 1): games with index
+        /// I-1 modulo N.
+        #[arg(long, default_value = "1/1")]
+        shard: Shard,
+        /// An engine option, NAME=VALUE (Hash, EvalMaterialOnly, a rule switch); may be
+        /// repeated.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
@@ -175,6 +208,25 @@ fn run_openings(
     Ok(())
 }
 
+fn run_datagen(spec: &DatagenSpec, out: &std::path::Path) -> Result<(), String> {
+    let s = datagen::run(spec, out)?;
+    let e = s.endings;
+    println!(
+        "{} positions in {} ({} written now, {} games, {:.0} positions/s); games ended by \
+         the rules {}, adjudicated won {}, adjudicated drawn {}, at the ply cap {}",
+        s.positions,
+        out.display(),
+        s.written(),
+        s.games,
+        s.positions_per_second(),
+        e.rules,
+        e.win_adjudicated,
+        e.draw_adjudicated,
+        e.ply_cap
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -217,6 +269,32 @@ fn main() -> ExitCode {
             seed,
             options,
         }) => run_openings(&variant, count, plies, depth, max_score, seed, &options),
+        Some(Command::Datagen {
+            variant,
+            positions,
+            out,
+            threads,
+            nodes,
+            depth,
+            seed,
+            shard,
+            options,
+        }) => {
+            let spec = DatagenSpec {
+                variant,
+                positions,
+                threads,
+                limit: match depth {
+                    Some(d) => SearchLimit::Depth(d),
+                    None => SearchLimit::Nodes(nodes.unwrap_or(datagen::DEFAULT_NODES)),
+                },
+                seed,
+                shard,
+                options,
+                progress: true,
+            };
+            run_datagen(&spec, &out)
+        }
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

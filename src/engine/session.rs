@@ -32,6 +32,12 @@ pub trait Session: Send {
     fn board_diagram(&self) -> String;
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether the side to move is in check (always false in a game without check).
+    fn in_check(&self) -> bool;
+    /// Whether a legal move (given in `notation`) is one the game counts as tactical: a
+    /// capture, a promotion or its other forcing moves ([`Game::is_tactical`]); an error if the
+    /// string is not a legal move here.
+    fn is_tactical(&self, mv: &str, notation: Notation) -> Result<bool, GameError>;
     /// One legal move of the current position (given in `notation`) written every way a tool
     /// needs it; an error if the string is not a legal move here.
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
@@ -333,6 +339,20 @@ impl<G: Game> Session for GameSession<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
+    }
+
+    fn in_check(&self) -> bool {
+        self.pos.in_check()
+    }
+
+    fn is_tactical(&self, mv: &str, notation: Notation) -> Result<bool, GameError> {
+        match self.pos.parse_move(mv, notation) {
+            Some(m) => Ok(self.pos.is_tactical(m)),
+            None => Err(GameError(format!(
+                "'{mv}' is not a legal move in {}",
+                self.pos.to_fen()
+            ))),
+        }
     }
 
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {

@@ -1,7 +1,8 @@
-//! Tools built on the engine facade: bench, the match runner, openings and the batch `legal`
-//! interface.
+//! Tools built on the engine facade: bench, the match runner, openings, training data
+//! (`datagen`) and the batch `legal` interface.
 
 pub mod bench;
+pub mod datagen;
 pub mod legal;
 pub mod r#match;
 pub mod openings;

@@ -8,6 +8,7 @@
 
 use crate::board::zobrist::SplitMix64;
 use crate::engine::registry::VariantInfo;
+use crate::engine::Session;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
@@ -31,6 +32,49 @@ pub struct OpeningSpec {
 /// Random tries allowed per position wanted, so that an impossible demand ends with an error.
 const MAX_ATTEMPTS_PER_POSITION: usize = 200;
 
+/// Plays `plies` random legal moves (uniform among the legal moves, drawn from `rng`) from a copy
+/// of `start`; `None` when the game ends on the way or in the position reached.
+pub fn random_walk(
+    start: &dyn Session,
+    plies: usize,
+    rng: &mut SplitMix64,
+) -> Result<Option<Box<dyn Session>>, String> {
+    let mut session = start.clone_session();
+    for _ in 0..plies {
+        let moves = session.legal_moves(Notation::Uci);
+        if moves.is_empty() || session.outcome().is_some() {
+            return Ok(None);
+        }
+        let pick = &moves[(rng.next_u64() % moves.len() as u64) as usize];
+        session
+            .play(pick, Notation::Uci)
+            .map_err(|e| format!("a generated move was refused: {e}"))?;
+    }
+    if session.outcome().is_some() || session.legal_moves(Notation::Uci).is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(session))
+}
+
+/// Whether a `depth` search of `session` (with `tt` emptied first, so the answer depends on
+/// the position alone) scores within `max_score_cp` centipawns of zero.
+pub fn is_level(
+    session: &dyn Session,
+    depth: u32,
+    max_score_cp: i32,
+    opts: &SearchOptions,
+    tt: &TranspositionTable,
+) -> bool {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    tt.clear();
+    let ctl = SearchControl::new(false);
+    let r = session.search(&limits, opts, tt, &ctl, Notation::Uci, &mut |_| {});
+    matches!(r.score, Score::Cp(cp) if cp.abs() <= max_score_cp)
+}
+
 /// Generates `spec.count` distinct balanced positions of `variant`, passing each FEN to
 /// `progress` as it is found, and returns them all; or
 /// an error when a rule switch is unknown or too few level positions turn up.
@@ -42,10 +86,12 @@ pub fn generate(
     let mut rng = SplitMix64::new(spec.seed);
     let tt = TranspositionTable::new(16);
     let opts = SearchOptions::default();
-    let limits = Limits {
-        depth: Some(spec.depth),
-        ..Limits::default()
-    };
+    let mut start = variant.new_session();
+    for (name, value) in &spec.options {
+        start
+            .set_rule_option(name, *value)
+            .map_err(|e| format!("option {name}: {e}"))?;
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(spec.count);
     let budget = spec.count.saturating_mul(MAX_ATTEMPTS_PER_POSITION).max(1);
@@ -53,36 +99,13 @@ pub fn generate(
         if out.len() == spec.count {
             break;
         }
-        let mut session = variant.new_session();
-        for (name, value) in &spec.options {
-            session
-                .set_rule_option(name, *value)
-                .map_err(|e| format!("option {name}: {e}"))?;
-        }
-        let mut finished = false;
-        for _ in 0..spec.plies {
-            let moves = session.legal_moves(Notation::Uci);
-            if moves.is_empty() || session.outcome().is_some() {
-                finished = true;
-                break;
-            }
-            let pick = &moves[(rng.next_u64() % moves.len() as u64) as usize];
-            session
-                .play(pick, Notation::Uci)
-                .map_err(|e| format!("a generated move was refused: {e}"))?;
-        }
-        if finished || session.outcome().is_some() || session.legal_moves(Notation::Uci).is_empty()
-        {
+        let Some(session) = random_walk(start.as_ref(), spec.plies, &mut rng)? else {
             continue;
-        }
+        };
         if !seen.insert(session.key()) {
             continue;
         }
-        tt.clear();
-        let ctl = SearchControl::new(false);
-        let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});
-        let level = matches!(r.score, Score::Cp(cp) if cp.abs() <= spec.max_score_cp);
-        if level {
+        if is_level(session.as_ref(), spec.depth, spec.max_score_cp, &opts, &tt) {
             let fen = session.fen();
             progress(&fen);
             out.push(fen);
