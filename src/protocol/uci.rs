@@ -310,10 +310,14 @@ impl Uci {
             match lname.as_str() {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
-                    // The search that shared the old table was stopped, so it is freed here.
-                    self.state
-                        .resize_table(mb)
-                        .map_err(|e| format!("option {name}: {e}; value unchanged"))?;
+                    // The search that shared the old table was stopped, so its memory goes
+                    // back before the new table's is asked for.
+                    if let Err(e) = self.state.resize_table(mb) {
+                        return Err(format!(
+                            "option {name}: {e}; the table stays at {} MB",
+                            self.state.hash_mb()
+                        ));
+                    }
                 }
                 "clear hash" => self.state.clear_table(),
                 "threads" => set_spin(&name, &need_value()?, |n| self.state.set_threads(n))?,
