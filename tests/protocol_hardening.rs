@@ -520,6 +520,29 @@ fn long_input_is_echoed_short() {
     }
 }
 
+/// A `go` line of 200,000 unknown tokens was answered with 200,000 error lines (and a
+/// `searchmoves` list of bad moves with one line each): now the first few are named and the
+/// rest counted, and the search still gives its move.
+#[test]
+fn a_go_full_of_bad_parameters_is_answered_in_a_few_lines() {
+    let mut e = uci();
+    let go = format!(
+        "go depth 2 {}searchmoves {}",
+        "x ".repeat(200_000),
+        "z9z9 ".repeat(1000)
+    );
+    e.send(&go).unwrap();
+    let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 4, "{:?}", &errors[..errors.len().min(6)]);
+    assert!(errors[0].contains("unknown parameter 'x'"), "{}", errors[0]);
+    assert!(
+        errors[3].contains("200997 more bad parameters ignored"),
+        "{}",
+        errors[3]
+    );
+}
+
 #[test]
 fn an_option_without_a_name_says_what_is_missing() {
     let mut e = uci();
