@@ -4,13 +4,17 @@
 //! - a hang (no `readyok` / `pong` within `ANSWER` of asking),
 //! - a changed position after a refused command (compared by the engine's own `d`),
 //! - an illegal `bestmove` / `move` (not among the engine's own `perft 1` moves),
-//! - a missing answer (`go` without `bestmove`, `go` / `?` without `move` or a result claim),
+//! - a missing answer (`go` without `bestmove`, `go` / `?` without `move` or a result claim,
+//!   an illegal move or a line that is no command without an error),
 //! - a valid command refused, or a FEN it accepted that it does not read back the same,
 //! - an engine that does not leave after `quit` or the end of its input.
 //!
-//! Seeded, so every run can be repeated. In CI it runs a bounded number of lines; for longer
-//! runs: `scripts/protocol_fuzz.sh` (FUZZ_SEED, FUZZ_LINES, FUZZ_SECONDS; FUZZ_PROTOCOL=uci or
-//! xboard for one protocol only; FUZZ_ENGINE=path to fuzz another build).
+//! Seeded, so every run can be repeated (up to the timing of the searches). In CI it runs a
+//! bounded number of lines, and always every variant in both protocols; for longer runs:
+//! `scripts/protocol_fuzz.sh` (FUZZ_SEED, FUZZ_LINES, FUZZ_SECONDS; FUZZ_PROTOCOL=uci or xboard
+//! for one protocol only; FUZZ_ENGINE=path to fuzz another build). A failure names the seed and
+//! session, shows the last commands, and writes the whole session to a file in the temporary
+//! directory.
 
 mod protocol_support;
 
@@ -235,7 +239,10 @@ struct Stats {
     accepted_mutants: u64,
     searches: u64,
     none_moves: u64,
+    /// Thinks whose `undo` or "illegal" move arrived after the engine had moved.
+    late_commands: u64,
     by_protocol: BTreeMap<&'static str, u64>,
+    by_variant: BTreeMap<String, u64>,
 }
 
 struct Failure(String);
@@ -576,6 +583,9 @@ impl Session<'_> {
                 }
                 if self.refused(&out) {
                     self.check_unchanged(&cmd)?;
+                } else if cmd.split_whitespace().next().is_some() {
+                    // Never a command: it must be refused.
+                    return fail(format!("no answer to '{}'", clip(&cmd)));
                 }
             }
         }
@@ -770,7 +780,9 @@ impl Session<'_> {
                 let need = if cmd == "undo" { 1 } else { 2 };
                 let changed = self.position_command(cmd, self.history >= need)?;
                 if changed {
-                    self.history -= need;
+                    self.history = self.history.checked_sub(need).ok_or_else(|| {
+                        Failure(format!("{cmd} accepted with {} moves played", self.history))
+                    })?;
                 } else if self.history >= need {
                     return fail(format!("{cmd} refused with {} moves played", self.history));
                 }
@@ -820,6 +832,15 @@ impl Session<'_> {
                 }
                 if self.refused(&out) {
                     self.check_unchanged(&cmd)?;
+                } else if cmd.split_whitespace().next().is_some() {
+                    // Never a command, so refused; unless, by a rare chance, another spelling
+                    // of a legal move (a Cannon shot in one leg, a Swedish entry as gating),
+                    // which the engine plays.
+                    if self.current_fen()? == self.fen {
+                        return fail(format!("no answer to '{}'", clip(&cmd)));
+                    }
+                    self.history += 1;
+                    self.refresh()?;
                 }
             }
         }
@@ -905,12 +926,19 @@ impl Session<'_> {
         let legal = self.legal.clone();
         self.send("go")?;
         self.stats.searches += 1;
+        let (mut undos, mut user_moves) = (0, 0);
         for _ in 0..self.r.below(4) {
             let harmless = match self.r.below(7) {
-                0 => format!("usermove {}", self.illegal_move()),
+                0 => {
+                    user_moves += 1;
+                    format!("usermove {}", self.illegal_move())
+                }
                 1 => format!("memory {}", 1 + self.r.below(32)),
                 2 => "perft 1".to_string(),
-                3 if self.history == 0 => "undo".to_string(),
+                3 if self.history == 0 => {
+                    undos += 1;
+                    "undo".to_string()
+                }
                 4 if !self.rule_options.is_empty() => {
                     let o = self.r.pick(&self.rule_options).clone();
                     format!("option {o}={}", self.r.below(2))
@@ -924,15 +952,28 @@ impl Session<'_> {
         self.send("?")?;
         let is_claim =
             |l: &str| l.starts_with("1-0") || l.starts_with("0-1") || l.starts_with("1/2-1/2");
-        let out = self
+        let mut out = self
             .e
             .until(ANSWER, |l| l.starts_with("move ") || is_claim(l))?;
         let last = out.last().unwrap().clone();
         self.send("force")?;
-        self.sync()?;
+        out.extend(self.sync()?);
+        // A short search may be over before the commands sent "while it thinks" arrive; they
+        // then act on the position after the engine's move, where the `undo` takes that move
+        // back and the "illegal" move may be legal (and the engine, to move again, thinks
+        // again). The answers tell which: a refused `undo` or move says so, an applied one
+        // says nothing.
+        let count = |p: &str| out.iter().filter(|l| l.starts_with(p)).count();
+        let undone = undos - count("Error (no move to take back)").min(undos);
+        let played = user_moves - count("Illegal move").min(user_moves);
+        let engine_moves = count("move ");
+        if undone > 0 || played > 0 || engine_moves > 1 {
+            self.stats.late_commands += 1;
+        }
         if let Some(mv) = last.strip_prefix("move ") {
-            // The move as XBoard reads it: take it back and give it as the GUI would.
-            if !legal.contains(&mv.to_string()) {
+            // The move as XBoard reads it: take it back and give it as the GUI would (where
+            // nothing else changed the game meanwhile).
+            if !legal.contains(&mv.to_string()) && undone == 0 && played == 0 && engine_moves == 1 {
                 self.cmd("undo")?;
                 let out = self.cmd(&format!("usermove {mv}"))?;
                 if self.refused(&out) {
@@ -941,11 +982,17 @@ impl Session<'_> {
                     ));
                 }
             }
-            self.history += 1;
         } else if !legal.is_empty() && is_claim(&last) {
             // A claim with legal moves left: a draw or win by rule; fine.
             self.stats.none_moves += 1;
         }
+        self.history = (self.history + engine_moves + played)
+            .checked_sub(undone)
+            .ok_or_else(|| {
+                Failure(format!(
+                    "{undone} undo(s) applied with no move to take back"
+                ))
+            })?;
         // A rule option sent meanwhile may have been applied after the move.
         self.refresh()
     }
@@ -1033,6 +1080,24 @@ fn run_session(
         Ok(())
     })();
     result.map_err(|Failure(msg)| {
+        // The whole session, to replay (`cannonade < FILE`) or to cut down by hand.
+        let path = std::env::temp_dir().join(format!("protocol_fuzz_{seed:016x}.txt"));
+        let mut msg = msg;
+        match std::fs::write(&path, s.e.sent.join("\n") + "\n") {
+            Ok(()) => {
+                msg += &format!(
+                    "\nthe session's {} lines: {}",
+                    s.e.sent.len(),
+                    path.display()
+                )
+            }
+            Err(e) => {
+                msg += &format!(
+                    "\n(the session could not be written to {}: {e})",
+                    path.display()
+                )
+            }
+        }
         let sent =
             s.e.sent
                 .iter()
@@ -1051,13 +1116,19 @@ fn protocol_fuzz() {
     let max_lines = env_u64("FUZZ_LINES").unwrap_or(CI_LINES);
     let max_time = Duration::from_secs(env_u64("FUZZ_SECONDS").unwrap_or(CI_SECONDS));
     let variants = variants();
-    assert!(variants.len() >= 5, "variants: {}", variants.len());
+    assert_eq!(
+        variants.len(),
+        cannonade::engine::registry::VARIANTS.len(),
+        "the variants read from 'cannonade variants'"
+    );
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut stats = Stats::default();
     let mut pool = Vec::new();
     let start = Instant::now();
     let mut n = 0u64;
-    while stats.lines < max_lines && start.elapsed() < max_time {
+    // Every variant in both protocols at least once, whatever the bounds.
+    let everything = 2 * variants.len() as u64;
+    while n < everything || (stats.lines < max_lines && start.elapsed() < max_time) {
         let session_seed = r.next();
         // Both protocols and every variant in turn, then at random (FUZZ_PROTOCOL=uci or
         // xboard keeps to one).
@@ -1093,20 +1164,23 @@ fn protocol_fuzz() {
             .by_protocol
             .entry(if xboard { "xboard" } else { "uci" })
             .or_default() += stats.lines - before;
+        *stats.by_variant.entry(variant.name.clone()).or_default() += stats.lines - before;
         stats.sessions += 1;
         n += 1;
     }
     eprintln!(
-        "protocol fuzz: seed {seed}: {} lines in {} sessions ({:?}) in {:.1} s; {} refused \
-         commands checked, {} mutated positions accepted (and read back), {} searches \
-         ({} without a move), no failure",
+        "protocol fuzz: seed {seed}: {} lines in {} sessions ({:?}; {:?}) in {:.1} s; {} \
+         refused commands checked, {} mutated positions accepted (and read back), {} searches \
+         ({} without a move; {} with commands that came after the move), no failure",
         stats.lines,
         stats.sessions,
         stats.by_protocol,
+        stats.by_variant,
         start.elapsed().as_secs_f64(),
         stats.refused,
         stats.accepted_mutants,
         stats.searches,
-        stats.none_moves
+        stats.none_moves,
+        stats.late_commands
     );
 }

@@ -72,7 +72,7 @@ fn xboard_memory_beyond_the_machine_is_refused_and_the_engine_plays_on() {
 }
 
 #[test]
-fn uci_hash_beyond_the_machine_is_refused_and_the_old_table_kept() {
+fn uci_hash_beyond_the_machine_is_refused_and_the_old_size_kept() {
     let mut e = uci();
     let out = run_uci(&mut e, &["setoption name Hash value 1048576"]);
     assert_eq!(out.len(), 1, "{out:?}");
@@ -307,19 +307,118 @@ fn a_big_hash_is_ready_at_once_and_not_resident() {
     }
 }
 
+/// Before: a new table was built before the old one was freed (twice the memory for a while),
+/// and a table was written with zeros when it was made. Now the old table's memory goes back
+/// first, and a new one is fresh zeroed memory: neither the address space (`VmPeak`) ever holds
+/// two tables nor does the resident memory (`VmHWM`) ever hold one that was not used.
 #[test]
 fn xboard_memory_sent_again_does_not_double_the_memory() {
     let mut e = xboard();
     run_xb(&mut e, &["memory 1024", "sd 4", "usermove e2e4"]);
     xb_move(&mut e);
-    let before = e.rss_mb();
-    run_xb(
+    let Some(peak) = e.status_mb("VmPeak") else {
+        return; // no /proc here
+    };
+    assert!(peak >= 1024, "VmPeak {peak} MB with a 1024 MB table");
+    let out = run_xb(
         &mut e,
-        &["memory 1024", "memory 1024", "new", "memory 1024"],
+        &[
+            "memory 1024",
+            "memory 1024",
+            "new",
+            "memory 1000",
+            "memory 1024",
+            "new",
+            "variant cannon",
+            "memory 1024",
+        ],
     );
-    if let (Some(a), Some(b)) = (before, e.rss_mb()) {
-        assert!(b <= a + 50, "resident {a} MB, then {b} MB");
-    }
+    assert!(out.iter().all(|l| !l.starts_with("Error")), "{out:?}");
+    let now = e.status_mb("VmPeak").unwrap();
+    assert!(now < peak + 512, "VmPeak {peak} MB, then {now} MB");
+    let hwm = e.status_mb("VmHWM").unwrap();
+    assert!(hwm < 200, "resident at most {hwm} MB");
+    run_xb(&mut e, &["force", "sd 3", "go"]);
+    xb_move(&mut e);
+}
+
+#[test]
+fn uci_hash_changes_never_hold_two_tables() {
+    let mut e = uci();
+    run_uci(&mut e, &["setoption name Hash value 1024"]);
+    e.send("go depth 5").unwrap();
+    e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+    let Some(peak) = e.status_mb("VmPeak") else {
+        return;
+    };
+    let out = run_uci(
+        &mut e,
+        &[
+            "setoption name Hash value 1024",
+            "setoption name Hash value 1000",
+            "ucinewgame",
+            "setoption name Clear Hash",
+            "setoption name Hash value 1024",
+            "setoption name UCI_Variant value cannonshogi",
+        ],
+    );
+    assert!(out.iter().all(|l| !l.contains("error")), "{out:?}");
+    let now = e.status_mb("VmPeak").unwrap();
+    assert!(now < peak + 512, "VmPeak {peak} MB, then {now} MB");
+    e.send("go depth 3").unwrap();
+    e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+}
+
+/// The issue's example exactly, on any machine: with the address space limited, `memory 30000`
+/// and `Hash` 30000 cannot be had. They are refused, the engine plays on with the table it
+/// had, and a size that fits alone is granted even where it would not fit beside the old one.
+#[test]
+fn a_table_the_address_space_cannot_hold_is_refused_in_both_protocols() {
+    // Room for the program and one 1.3 GB table, not for two 1.2 GB ones.
+    const LIMIT_MB: u64 = 2200;
+    let mut e = Engine::start_with_address_space(LIMIT_MB);
+    e.send("xboard").unwrap();
+    e.send("protover 2").unwrap();
+    e.until(ANSWER, |l| l.contains("done=1")).unwrap();
+    let out = run_xb(&mut e, &["new", "memory 30000"]);
+    assert_eq!(
+        out,
+        vec![
+            "Error (cannot allocate 30000 MB for the hash table; the table stays at 16 MB): \
+             memory 30000"
+        ]
+    );
+    run_xb(&mut e, &["sd 3", "usermove e2e4"]);
+    assert!(!xb_move(&mut e).is_empty());
+    let out = run_xb(
+        &mut e,
+        &["memory 1200", "memory 1300", "new", "memory 1300"],
+    );
+    assert!(out.is_empty(), "{out:?}");
+    run_xb(&mut e, &["sd 3", "usermove e2e4"]);
+    assert!(!xb_move(&mut e).is_empty());
+
+    let mut e = Engine::start_with_address_space(LIMIT_MB);
+    e.send("uci").unwrap();
+    e.until(ANSWER, |l| l == "uciok").unwrap();
+    let out = run_uci(&mut e, &["setoption name Hash value 30000"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("cannot allocate 30000 MB") && out[0].contains("stays at 16 MB"),
+        "{out:?}"
+    );
+    let out = run_uci(
+        &mut e,
+        &[
+            "setoption name Hash value 1200",
+            "setoption name Hash value 1300",
+            "ucinewgame",
+            "setoption name Clear Hash",
+        ],
+    );
+    assert!(out.is_empty(), "{out:?}");
+    e.send("go depth 4").unwrap();
+    e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
 }
 
 // ---- Limits not kept: node limit over all threads ----------------------------------------
@@ -419,6 +518,29 @@ fn long_input_is_echoed_short() {
     for l in &out {
         assert!(l.len() < 400, "{} chars", l.len());
     }
+}
+
+/// A `go` line of 200,000 unknown tokens was answered with 200,000 error lines (and a
+/// `searchmoves` list of bad moves with one line each): now the first few are named and the
+/// rest counted, and the search still gives its move.
+#[test]
+fn a_go_full_of_bad_parameters_is_answered_in_a_few_lines() {
+    let mut e = uci();
+    let go = format!(
+        "go depth 2 {}searchmoves {}",
+        "x ".repeat(200_000),
+        "z9z9 ".repeat(1000)
+    );
+    e.send(&go).unwrap();
+    let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 4, "{:?}", &errors[..errors.len().min(6)]);
+    assert!(errors[0].contains("unknown parameter 'x'"), "{}", errors[0]);
+    assert!(
+        errors[3].contains("200997 more bad parameters ignored"),
+        "{}",
+        errors[3]
+    );
 }
 
 #[test]

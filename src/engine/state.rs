@@ -4,7 +4,7 @@
 //! Both adapters own one [`EngineState`] and change it only through the methods here, so the
 //! rules about these settings (a refused change leaves the last good state; rule switches follow
 //! the user to every variant that knows them; a table size the machine cannot give keeps the
-//! old table) are written once. Each adapter keeps only its protocol's wording of the answers
+//! old size) are written once. Each adapter keeps only its protocol's wording of the answers
 //! and its own protocol state (XBoard's clocks, force mode, move history; UCI's `Ponder`).
 
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
@@ -39,8 +39,8 @@ pub struct EngineState {
     /// Rule switches the user set, by canonical name, applied to every new session that knows
     /// them (a switch of another variant waits for that variant to be chosen).
     rule_values: Vec<(&'static str, bool)>,
-    /// Shared with the running search, which holds its own reference: a new table replaces
-    /// this one without waiting for the search to let go.
+    /// Shared with the running search (its threads hold references while they run); the
+    /// adapters stop the search before the table is replaced, so its memory goes back first.
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
@@ -90,27 +90,47 @@ impl EngineState {
         self.hash_mb
     }
 
-    /// Empties the table by putting a fresh one of the same size in its place: fresh zeroed
-    /// memory is ready at once, where writing zeros over a large table takes seconds. The old
-    /// table is freed here when no search still holds it (callers stop the search first).
-    /// Should the new one not be had, the old one is cleared in place.
+    /// Empties the table by giving its memory back and taking fresh zeroed memory of the same
+    /// size: ready at once, where writing zeros over a large table takes seconds, and never
+    /// two tables held at once (see [`EngineState::resize_table`]).
     pub fn clear_table(&mut self) {
-        match TranspositionTable::try_new(self.hash_mb) {
-            Ok(t) => self.tt = Arc::new(t),
-            Err(_) => self.tt.clear(),
+        let shared = Arc::get_mut(&mut self.tt).is_none();
+        if self.renew_table(self.hash_mb).is_err() && shared {
+            // Still the old table, with what it held: empty it in place.
+            self.tt.clear();
         }
     }
 
     /// A table of `mb` MB in place of the current one; the same size again changes nothing.
-    /// A new table is fresh zeroed memory (address space only, until a search writes to it),
-    /// so it is had before the old one goes, and a size the machine cannot give is refused
-    /// with the old table kept as it was. The range each protocol allows is its own.
+    /// The old table's memory is given back before the new one is taken, so the two are never
+    /// held together (twice the memory, and a size refused that would fit alone). A size the
+    /// machine cannot give is refused: the table keeps its size, emptied. The range each
+    /// protocol allows is its own.
     pub fn resize_table(&mut self, mb: usize) -> Result<(), String> {
-        if mb != self.hash_mb {
+        if mb == self.hash_mb {
+            return Ok(());
+        }
+        self.renew_table(mb)
+    }
+
+    /// A fresh, empty table of `mb` MB. Callers stop the search first: while a search still
+    /// holds the table (which only tests do) the new one is taken before the old one is let go,
+    /// and on an error the old one is kept as it is.
+    fn renew_table(&mut self, mb: usize) -> Result<(), String> {
+        let Some(tt) = Arc::get_mut(&mut self.tt) else {
             self.tt = Arc::new(TranspositionTable::try_new(mb)?);
             self.hash_mb = mb;
-        }
-        Ok(())
+            return Ok(());
+        };
+        let kept = tt.bytes();
+        let result = tt.resize(mb);
+        self.hash_mb = match result {
+            Ok(()) => mb,
+            // The old size again (or, should even that not be had, what could be).
+            Err(_) if tt.bytes() == kept => self.hash_mb,
+            Err(_) => (tt.bytes() >> 20).max(1),
+        };
+        result
     }
 
     /// The options a search is started with.
@@ -267,5 +287,15 @@ mod tests {
         // The same size again keeps the table (and what it holds).
         s.resize_table(DEFAULT_HASH_MB).unwrap();
         assert!(Arc::ptr_eq(&before, &s.table()));
+        // With no search holding the table, its memory goes back first; a refused size
+        // leaves a table of the old size.
+        drop(before);
+        assert!(s.resize_table(usize::MAX / (1 << 21)).is_err());
+        assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
+        assert_eq!(s.table().bytes(), DEFAULT_HASH_MB << 20);
+        s.resize_table(3).unwrap();
+        assert_eq!((s.hash_mb(), s.table().bytes()), (3, 3 << 20));
+        s.clear_table();
+        assert_eq!((s.hash_mb(), s.table().bytes()), (3, 3 << 20));
     }
 }

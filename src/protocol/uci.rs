@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 /// The largest `Hash` the `uci` answer offers (XBoard's `memory` has its own limit).
 const MAX_HASH_MB: usize = 1 << 20;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+/// The most bad `go` parameters named one by one; the rest are counted in one line.
+const GO_ERRORS_NAMED: usize = 3;
 
 /// A search, or a long job (`go perft`, `bench`), running on its own thread so that the
 /// command loop still answers `isready`, `stop` and `quit`.
@@ -310,10 +312,14 @@ impl Uci {
             match lname.as_str() {
                 "hash" => {
                     let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
-                    // The search that shared the old table was stopped, so it is freed here.
-                    self.state
-                        .resize_table(mb)
-                        .map_err(|e| format!("option {name}: {e}; value unchanged"))?;
+                    // The search that shared the old table was stopped, so its memory goes
+                    // back before the new table's is asked for.
+                    if let Err(e) = self.state.resize_table(mb) {
+                        return Err(format!(
+                            "option {name}: {e}; the table stays at {} MB",
+                            self.state.hash_mb()
+                        ));
+                    }
                 }
                 "clear hash" => self.state.clear_table(),
                 "threads" => set_spin(&name, &need_value()?, |n| self.state.set_threads(n))?,
@@ -458,9 +464,11 @@ impl Uci {
     }
 
     /// Reads the `go` parameters. Bad ones are reported and ignored; the search still runs,
-    /// because the GUI waits for a `bestmove`.
+    /// because the GUI waits for a `bestmove`. The first few bad ones are named, the rest
+    /// counted: a line of a million bad tokens is not answered with a million lines.
     fn parse_go(&self, args: &[&str]) -> Limits {
         let mut l = Limits::default();
+        let mut errors = Vec::new();
         let session = self.state.session();
         let white = session.side_to_move() == crate::board::Color::White;
         let mut i = 0;
@@ -489,20 +497,20 @@ impl Uci {
                             if legal.iter().any(|m| m == args[i]) {
                                 l.search_moves.push(args[i].to_string());
                             } else {
-                                error(format!(
+                                errors.push(format!(
                                     "go searchmoves: '{}' is not a legal move here, ignored",
-                                    args[i]
+                                    clip(args[i])
                                 ));
                             }
                         }
                     }
-                    _ => error(format!("go: unknown parameter '{key}' ignored")),
+                    _ => errors.push(format!("go: unknown parameter '{}' ignored", clip(key))),
                 }
                 i += 1;
                 continue;
             }
             let Some(raw) = args.get(i + 1) else {
-                error(format!("go: '{key}' needs a value"));
+                errors.push(format!("go: '{key}' needs a value"));
                 break;
             };
             i += 2;
@@ -512,7 +520,7 @@ impl Uci {
                 !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-')
             });
             let Some(v) = value else {
-                error(format!(
+                errors.push(format!(
                     "go: '{key} {}': not a valid number, ignored",
                     clip(raw)
                 ));
@@ -531,6 +539,15 @@ impl Uci {
                 "mate" => l.mate = Some(v.min(1000) as u32),
                 _ => {} // the other side's clock
             }
+        }
+        for e in errors.iter().take(GO_ERRORS_NAMED) {
+            error(e);
+        }
+        if errors.len() > GO_ERRORS_NAMED {
+            error(format!(
+                "go: {} more bad parameters ignored",
+                errors.len() - GO_ERRORS_NAMED
+            ));
         }
         l
     }

@@ -113,22 +113,59 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<Self, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / BUCKET_BYTES).max(1);
+        Self::with_buckets(buckets)
+            .ok_or_else(|| format!("cannot allocate {mb} MB for the hash table"))
+    }
+
+    /// An empty table of `buckets` buckets, or `None` when the memory cannot be had.
+    fn with_buckets(buckets: usize) -> Option<Self> {
         // Three slots more, to start the first bucket on a 64-byte boundary.
         let count = buckets
             .checked_mul(ENTRIES_PER_BUCKET)
             .and_then(|n| n.checked_add(ENTRIES_PER_BUCKET - 1));
-        let slots = count
-            .and_then(zeroed_slots)
-            .ok_or_else(|| format!("cannot allocate {mb} MB for the hash table"))?;
+        let slots = count.and_then(zeroed_slots)?;
         let misalign = (slots.as_ptr() as usize) % BUCKET_BYTES;
         let first = ((BUCKET_BYTES - misalign) % BUCKET_BYTES) / std::mem::size_of::<Slot>();
-        Ok(TranspositionTable {
+        Some(TranspositionTable {
             slots,
             first,
             buckets,
             age: AtomicU8::new(0),
             histories: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Gives the table's memory back, then takes `mb` MB of fresh zeroed memory: the table
+    /// is empty afterwards (histories too, as after [`Self::clear`]), it is ready at once at
+    /// any size, and the old and the new memory are never held together. Should `mb` MB not
+    /// be had, the old size is taken again (the memory just given back), or failing that the
+    /// largest size that can be had; the error says so and [`Self::bytes`] tells the size.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+        let old_buckets = self.buckets;
+        // The old memory goes first.
+        self.slots = Box::new([]);
+        self.buckets = 0;
+        let err = match Self::try_new(mb) {
+            Ok(t) => {
+                *self = t;
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let mut buckets = old_buckets.max(1);
+        *self = loop {
+            if let Some(t) = Self::with_buckets(buckets) {
+                break t;
+            }
+            if buckets == 1 {
+                // Not even 112 bytes: out of memory as any allocation in the program can be.
+                std::alloc::handle_alloc_error(
+                    std::alloc::Layout::array::<Slot>(2 * ENTRIES_PER_BUCKET - 1).unwrap(),
+                );
+            }
+            buckets /= 2;
+        };
+        Err(err)
     }
 
     /// The table's size in bytes (its buckets).
@@ -300,6 +337,24 @@ mod tests {
         let tt = TranspositionTable::try_new(2).unwrap();
         assert_eq!(tt.bytes(), 2 << 20);
         // Buckets start on a cache line.
+        assert_eq!(tt.bucket(12345).as_ptr() as usize % BUCKET_BYTES, 0);
+    }
+
+    #[test]
+    fn resizing_gives_the_memory_back_and_keeps_the_size_it_cannot_change() {
+        let mut tt = TranspositionTable::new(2);
+        let m = Move::normal(Square::new(12), Square::new(28));
+        tt.store(77, m, 5, 3, Bound::Exact);
+        // Refused: the old size comes back, empty.
+        assert!(tt.resize(1 << 44).is_err());
+        assert_eq!(tt.bytes(), 2 << 20);
+        assert!(tt.probe(77).is_none());
+        tt.store(77, m, 5, 3, Bound::Exact);
+        assert!(tt.probe(77).is_some());
+        // Granted: the new size, empty, buckets on cache lines.
+        tt.resize(3).unwrap();
+        assert_eq!(tt.bytes(), 3 << 20);
+        assert!(tt.probe(77).is_none());
         assert_eq!(tt.bucket(12345).as_ptr() as usize % BUCKET_BYTES, 0);
     }
 

@@ -24,7 +24,22 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(engine_path())
+        Engine::spawn(Command::new(engine_path()))
+    }
+
+    /// The engine with its address space limited to `mb` MB (`ulimit -v`), so that memory
+    /// it asks for beyond that is refused as on a machine that has no more.
+    pub fn start_with_address_space(mb: u64) -> Engine {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("ulimit -v \"$1\" && exec \"$0\"")
+            .arg(engine_path())
+            .arg((mb * 1024).to_string());
+        Engine::spawn(c)
+    }
+
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -148,8 +163,16 @@ impl Engine {
 
     /// Resident memory in MB (Linux), if it can be read.
     pub fn rss_mb(&self) -> Option<u64> {
+        self.status_mb("VmRSS")
+    }
+
+    /// A size from `/proc/PID/status` in MB (Linux: `VmRSS` resident now, `VmHWM` its peak,
+    /// `VmSize` address space now, `VmPeak` its peak), if it can be read.
+    pub fn status_mb(&self, field: &str) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let line = status
+            .lines()
+            .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?;
         let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kb / 1024)
     }

@@ -877,10 +877,9 @@ impl XBoard {
         }
     }
 
-    /// A table of `mb` MB in place of the current one; a size the machine cannot give is
-    /// refused and the old table kept. The new table is fresh zeroed memory (address space
-    /// only until a search writes to it), so the old one is never held twice in memory; the
-    /// same size again changes nothing.
+    /// A table of `mb` MB in place of the current one (see [`EngineState::resize_table`]: the
+    /// old memory goes back first, so two tables are never held at once); a size the machine
+    /// cannot give is refused and the old size kept. The same size again changes nothing.
     fn resize_table(&mut self, mb: usize) {
         if mb == self.state.hash_mb() {
             return;
