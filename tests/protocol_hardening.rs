@@ -47,6 +47,15 @@ fn xb_move(e: &mut Engine) -> String {
     lines.last().unwrap()["move ".len()..].to_string()
 }
 
+/// Sends commands that start a search and waits for its move. No `ping` in between: a short
+/// search can move before the engine reads the `ping`, and a sync would swallow the move.
+fn xb_play(e: &mut Engine, cmds: &[&str]) -> String {
+    for c in cmds {
+        e.send(c).unwrap();
+    }
+    xb_move(e)
+}
+
 fn uci_fen(e: &mut Engine) -> String {
     e.send("d").unwrap();
     fen_in(&e.until(ANSWER, |l| l.starts_with("Key: ")).unwrap()).unwrap()
@@ -67,8 +76,7 @@ fn xboard_memory_beyond_the_machine_is_refused_and_the_engine_plays_on() {
     if let Some(mb) = e.rss_mb() {
         assert!(mb < 200, "resident {mb} MB after memory 65536");
     }
-    run_xb(&mut e, &["sd 2", "usermove e2e4"]);
-    assert!(!xb_move(&mut e).is_empty());
+    assert!(!xb_play(&mut e, &["sd 2", "usermove e2e4"]).is_empty());
 }
 
 #[test]
@@ -314,8 +322,7 @@ fn a_big_hash_is_ready_at_once_and_not_resident() {
 #[test]
 fn xboard_memory_sent_again_does_not_double_the_memory() {
     let mut e = xboard();
-    run_xb(&mut e, &["memory 1024", "sd 4", "usermove e2e4"]);
-    xb_move(&mut e);
+    xb_play(&mut e, &["memory 1024", "sd 4", "usermove e2e4"]);
     let Some(peak) = e.status_mb("VmPeak") else {
         return; // no /proc here
     };
@@ -338,8 +345,7 @@ fn xboard_memory_sent_again_does_not_double_the_memory() {
     assert!(now < peak + 512, "VmPeak {peak} MB, then {now} MB");
     let hwm = e.status_mb("VmHWM").unwrap();
     assert!(hwm < 200, "resident at most {hwm} MB");
-    run_xb(&mut e, &["force", "sd 3", "go"]);
-    xb_move(&mut e);
+    xb_play(&mut e, &["force", "sd 3", "go"]);
 }
 
 #[test]
@@ -388,15 +394,13 @@ fn a_table_the_address_space_cannot_hold_is_refused_in_both_protocols() {
              memory 30000"
         ]
     );
-    run_xb(&mut e, &["sd 3", "usermove e2e4"]);
-    assert!(!xb_move(&mut e).is_empty());
+    assert!(!xb_play(&mut e, &["sd 3", "usermove e2e4"]).is_empty());
     let out = run_xb(
         &mut e,
         &["memory 1200", "memory 1300", "new", "memory 1300"],
     );
     assert!(out.is_empty(), "{out:?}");
-    run_xb(&mut e, &["sd 3", "usermove e2e4"]);
-    assert!(!xb_move(&mut e).is_empty());
+    assert!(!xb_play(&mut e, &["sd 3", "usermove e2e4"]).is_empty());
 
     let mut e = Engine::start_with_address_space(LIMIT_MB);
     e.send("uci").unwrap();
