@@ -3,9 +3,7 @@
 
 use crate::board::{Color, Square};
 use crate::games::perft;
-use crate::games::{
-    Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, RuleOption, Variant,
-};
+use crate::games::{Game, GameError, Move, MoveKind, Notation, Outcome, RuleOption, Variant};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -155,8 +153,8 @@ impl<G: Game> GameSession<G> {
     }
 
     /// The legal moves of the current position.
-    fn legal(&self) -> MoveList {
-        let mut list = MoveList::new();
+    fn legal(&self) -> G::Moves {
+        let mut list = G::Moves::default();
         self.pos.legal_moves(&mut list);
         list
     }
@@ -324,7 +322,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn legal_moves(&self, notation: Notation) -> Vec<String> {
-        let mut list = MoveList::new();
+        let mut list = G::Moves::default();
         self.pos.legal_moves(&mut list);
         list.iter()
             .map(|&m| self.pos.move_to_string(m, notation))

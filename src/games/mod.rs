@@ -9,7 +9,7 @@ pub(crate) mod see_oracle;
 pub mod shogi;
 mod swap;
 
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, StackList};
 
 use crate::board::{Color, Square};
 use std::fmt;
@@ -207,6 +207,11 @@ pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
 /// A position carries its own history (for unmake and repetition), so `make_move` /
 /// `unmake_move` are a stack.
 pub trait Game: Clone + Send + Sync + 'static {
+    /// The game's move list: `ArrayVec<Move, N>` with room for the most legal moves a
+    /// position of this game can have, so that a search node keeps no more on its stack than
+    /// the game needs. Each family says in its module why its `N` is enough.
+    type Moves: MoveList;
+
     /// The start position of `variant`, a registry entry for this type: its start FEN, board
     /// and whatever else the type needs to know about it (an error if it does not fit).
     fn new_game(variant: &'static Variant) -> Result<Self, GameError>;
@@ -226,12 +231,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn side_to_move(&self) -> Color;
 
     /// Appends every legal move.
-    fn legal_moves(&self, out: &mut MoveList);
+    fn legal_moves(&self, out: &mut Self::Moves);
 
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
-    fn tactical_moves(&self, out: &mut MoveList) {
-        // Generate in place and compact, so no second 4 KB list is copied around.
+    fn tactical_moves(&self, out: &mut Self::Moves) {
+        // Generate in place and compact, so no second list is copied around.
         let start = out.len();
         self.legal_moves(out);
         let mut kept = start;
@@ -294,7 +299,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         if let Some(o) = self.rule_outcome() {
             return Some(o);
         }
-        let mut moves = MoveList::new();
+        let mut moves = Self::Moves::default();
         self.legal_moves(&mut moves);
         moves.is_empty().then(|| self.no_moves_outcome())
     }
@@ -310,7 +315,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads a move string by matching it against the strings of the legal moves, so parser and
     /// formatter can never disagree. Games with several accepted forms override this.
     fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {
-        let mut moves = MoveList::new();
+        let mut moves = Self::Moves::default();
         self.legal_moves(&mut moves);
         moves
             .into_iter()

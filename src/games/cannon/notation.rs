@@ -8,7 +8,8 @@
 //! write the same game the same way (XBoard adds a `+`/`#` of its own: see docs/xboard.md).
 
 use super::position::CannonPosition;
-use crate::games::{Move, MoveKind, MoveList, Notation};
+use crate::games::cannon::CannonMoves;
+use crate::games::{Move, MoveKind, Notation};
 
 impl CannonPosition {
     /// One leg: from and to (or `T@to` for a town placement).
@@ -59,7 +60,7 @@ impl CannonPosition {
             Some((a, b)) => (a, Some(b)),
             None => (s, None),
         };
-        let mut moves = MoveList::new();
+        let mut moves = CannonMoves::new();
         self.generate(&mut moves, super::movegen::Gen::All);
         let m = moves.into_iter().find(|&m| self.leg(m, zero) == first)?;
         match second {
