@@ -2,7 +2,9 @@
 
 pub mod cannon;
 pub mod chess;
+mod history;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 #[cfg(test)]
 pub(crate) mod see_oracle;
@@ -10,36 +12,10 @@ pub mod shogi;
 mod swap;
 
 pub use moves::{Move, MoveKind, MoveList, StackList};
+pub use notation::Notation;
 
 use crate::board::{Color, Square};
 use std::fmt;
-
-/// How a move string is written: UCI (1-based ranks, shots as one leg) or XBoard (0-based ranks
-/// on boards with exactly ten ranks, shots as two legs).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Notation {
-    Uci,
-    XBoard,
-}
-
-impl Notation {
-    /// Whether square names count ranks from 0 on a board of `ranks` ranks: XBoard does on
-    /// boards with exactly ten ranks (its own coordinates stop at 9), nowhere else.
-    pub fn ranks_from_zero(self, ranks: usize) -> bool {
-        self == Notation::XBoard && ranks == 10
-    }
-
-    /// The name of the square at (file, rank from 0) on a board of `ranks` ranks (see
-    /// [`Notation::ranks_from_zero`]).
-    pub fn square_name(self, (file, rank): (usize, usize), ranks: usize) -> String {
-        let shown = if self.ranks_from_zero(ranks) {
-            rank
-        } else {
-            rank + 1
-        };
-        format!("{}{shown}", (b'a' + file as u8) as char)
-    }
-}
 
 /// A score from white's point of view turned to `side`'s.
 pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
