@@ -3,7 +3,11 @@
 //! shot, to its victim and back: `e3e5,e5e3`), which XBoard enters, writes and reads.
 
 use super::{Move, MoveKind};
+use crate::board::geometry::read_square_name;
 use crate::board::Square;
+
+/// A square as (file, rank), both counted from 0.
+type Coord = (usize, usize);
 use arrayvec::ArrayVec;
 
 /// How a move string is written: UCI (1-based ranks, shots as one leg) or XBoard (0-based ranks
@@ -30,6 +34,13 @@ impl Notation {
             rank + 1
         };
         format!("{}{shown}", (b'a' + file as u8) as char)
+    }
+
+    /// Reads a square name as [`Notation::square_name`] writes it, at the start of `s`, on a
+    /// board of `files` x `ranks`: (file, rank from 0) and the bytes used.
+    pub fn parse_square(self, s: &str, files: usize, ranks: usize) -> Option<(Coord, usize)> {
+        let (file, rank, used) = read_square_name(s, self.ranks_from_zero(ranks))?;
+        (file < files && rank < ranks).then_some(((file, rank), used))
     }
 }
 
@@ -72,6 +83,30 @@ pub fn split_legs(s: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_names_read_back() {
+        for (notation, ranks) in [
+            (Notation::Uci, 10),
+            (Notation::XBoard, 10),
+            (Notation::XBoard, 8),
+        ] {
+            for rank in 0..ranks {
+                for file in 0..10 {
+                    let name = notation.square_name((file, rank), ranks);
+                    let read = notation.parse_square(&name, 10, ranks);
+                    assert_eq!(read, Some(((file, rank), name.len())), "{name}");
+                }
+            }
+        }
+        assert_eq!(
+            Notation::XBoard.parse_square("e0", 10, 10),
+            Some(((4, 0), 2))
+        );
+        assert_eq!(Notation::XBoard.parse_square("e0", 8, 8), None);
+        assert_eq!(Notation::Uci.parse_square("k1", 10, 10), None);
+        assert_eq!(Notation::Uci.parse_square("a11", 10, 10), None);
+    }
 
     #[test]
     fn a_shot_is_written_to_its_victim_and_back() {

@@ -62,20 +62,8 @@ pub fn piece_lines(desc: &XBoardSetup) -> Vec<String> {
 
 /// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
 /// ranks, from 1 otherwise). Returns (file, rank index from 0) and the bytes used.
-pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<((usize, usize), usize)> {
-    let b = s.as_bytes();
-    let f = *b.first()?;
-    if !f.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 || digits > 2 {
-        return None;
-    }
-    let r: usize = s[1..1 + digits].parse().ok()?;
-    let r = if ranks == 10 { r } else { r.checked_sub(1)? };
-    let file = (f - b'a') as usize;
-    (file < files && r < ranks).then_some(((file, r), 1 + digits))
+pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<(Coord, usize)> {
+    Notation::XBoard.parse_square(s, files, ranks)
 }
 
 /// Whether `s` has the form of a move on a board of this size (whether or not it is legal):
