@@ -33,7 +33,7 @@ fn bench_perft(c: &mut Criterion) {
     c.bench_function("cannon evaluate middle game", |b| {
         b.iter(|| black_box(black_box(&middle).evaluate()))
     });
-    let mut moves = cannonade::games::MoveList::new();
+    let mut moves = cannonade::games::cannon::CannonMoves::new();
     c.bench_function("cannon legal moves middle game", |b| {
         b.iter(|| {
             moves.clear();

@@ -8,9 +8,10 @@
 #[path = "support/uci_engine.rs"]
 mod uci_engine;
 
+use cannonade::games::chess::ChessMoves;
 use cannonade::games::chess::{Chess, ChessPosition};
 use cannonade::games::perft::perft;
-use cannonade::games::{Game, MoveList};
+use cannonade::games::Game;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
 
@@ -54,7 +55,7 @@ fn legal_move_generation(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for p in &positions {
-                let mut list = MoveList::new();
+                let mut list = ChessMoves::new();
                 p.legal_moves(&mut list);
                 n += list.len();
             }

@@ -5,7 +5,8 @@
 
 use cannonade::games::perft::perft;
 use cannonade::games::shogi::CannonShogi;
-use cannonade::games::{EndReason, Game, MoveList, Notation, Outcome};
+use cannonade::games::shogi::ShogiMoves;
+use cannonade::games::{EndReason, Game, Notation, Outcome};
 use cannonade::search::{self, Limits, SearchControl, SearchOptions, TranspositionTable};
 use proptest::prelude::*;
 
@@ -25,7 +26,7 @@ fn pos(fen: &str) -> CannonShogi {
 }
 
 fn moves(p: &CannonShogi) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = ShogiMoves::new();
     p.legal_moves(&mut list);
     let mut v: Vec<String> = list
         .iter()
@@ -220,7 +221,7 @@ fn fen_round_trips_and_accepted_forms() {
     for fen in [
         start_fen(),
         "lnsgkg1nl/2ci1uas1/p1p1p1+B1p/9/9/4P4/P+rP3P1P/1BAU1IC2/LNSGKGSNL[PR] b - - 0 4",
-        "4k4/1+u5+c1/9/2A3I2/9/2i3a2/9/1+C5+U1/4K4[ICAPUGNLSRBicapugnlsrb] w - - 7 31",
+        "4k4/1+u5+c1/9/9/9/9/9/1+C5+U1/4K4[IAPGNLSRBiapgnlsrb] w - - 7 31",
         "4k4/9/9/9/9/9/9/9/4K4[PPPPPpp] b - - 0 12",
     ] {
         assert_eq!(pos(fen).to_fen(), fen);
@@ -359,7 +360,7 @@ fn repetition_does_not_look_across_a_null_move() {
 fn random_walk(p: &mut CannonShogi, choices: &[u16]) -> Vec<(String, u64)> {
     let mut trail = Vec::new();
     for &c in choices {
-        let mut list = MoveList::new();
+        let mut list = ShogiMoves::new();
         p.legal_moves(&mut list);
         if list.is_empty() {
             break;
@@ -408,10 +409,10 @@ proptest! {
         };
         let mut p = pos(start);
         random_walk(&mut p, &choices);
-        let mut list = MoveList::new();
+        let mut list = ShogiMoves::new();
         p.legal_moves(&mut list);
         // The dedicated tactical generator gives exactly the legal moves that are tactical.
-        let mut tactical = MoveList::new();
+        let mut tactical = ShogiMoves::new();
         p.tactical_moves(&mut tactical);
         let mut expected: Vec<_> = list.iter().filter(|&&m| p.is_tactical(m)).map(|m| m.to_bits()).collect();
         let mut got: Vec<_> = tactical.iter().map(|m| m.to_bits()).collect();
@@ -470,7 +471,7 @@ fn a_node_limit_is_kept_even_inside_the_first_iteration() {
     let r = search_with(&p, node_limit);
     // It stops once the first root move has been searched, long before depth 1 is complete.
     assert!(r.nodes < full.nodes / 2, "searched {} nodes", r.nodes);
-    let mut legal = MoveList::new();
+    let mut legal = ShogiMoves::new();
     p.legal_moves(&mut legal);
     assert!(legal.contains(&r.best.expect("a move")));
 }

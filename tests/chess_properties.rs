@@ -3,7 +3,8 @@
 //! FENs round-trip, and that no legal move leaves the mover's king attacked.
 
 use cannonade::games::chess::Chess;
-use cannonade::games::{Game, MoveList};
+use cannonade::games::chess::ChessMoves;
+use cannonade::games::Game;
 use proptest::prelude::*;
 
 const STARTS: [&str; 4] = [
@@ -31,7 +32,7 @@ proptest! {
         let mut fens = vec![p.to_fen()];
         let mut keys = vec![p.key()];
         for c in choices {
-            let mut moves = MoveList::new();
+            let mut moves = ChessMoves::new();
             p.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
@@ -66,7 +67,7 @@ proptest! {
     fn null_move_round_trips(choices in proptest::collection::vec(any::<u16>(), 1..30)) {
         let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
         for c in choices {
-            let mut moves = MoveList::new();
+            let mut moves = ChessMoves::new();
             p.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
@@ -135,7 +136,7 @@ proptest! {
     ) {
         let mut p = cannonade::engine::registry::new_game::<Chess>("chess").unwrap().with_fen(STARTS[start]).unwrap();
         for c in choices {
-            let mut moves = MoveList::new();
+            let mut moves = ChessMoves::new();
             p.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;

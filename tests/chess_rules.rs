@@ -1,8 +1,8 @@
 //! Orthodox chess rules that perft does not see: FEN reading and writing, game ends,
 //! move strings.
 
-use cannonade::games::chess::Chess;
-use cannonade::games::{EndReason, Game, MoveList, Notation, Outcome};
+use cannonade::games::chess::{Chess, ChessMoves};
+use cannonade::games::{EndReason, Game, Notation, Outcome};
 
 fn pos(fen: &str) -> Chess {
     cannonade::engine::registry::new_game::<Chess>("chess")
@@ -130,7 +130,7 @@ fn insufficient_material() {
 #[test]
 fn move_strings() {
     let p = pos("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    let mut moves = MoveList::new();
+    let mut moves = ChessMoves::new();
     p.legal_moves(&mut moves);
     let strings: Vec<String> = moves
         .iter()

@@ -8,8 +8,8 @@
 
 mod chess_family_support;
 
-use cannonade::games::chess::ChesstoniaChess;
-use cannonade::games::{Game, MoveList, Outcome};
+use cannonade::games::chess::{ChessMoves, ChesstoniaChess};
+use cannonade::games::{Game, Outcome};
 use chess_family_support::*;
 use proptest::prelude::*;
 
@@ -499,7 +499,7 @@ proptest! {
         let mut fens = vec![p.to_fen()];
         let mut keys = vec![p.key()];
         for c in choices {
-            let mut moves = MoveList::new();
+            let mut moves = ChessMoves::new();
             p.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;

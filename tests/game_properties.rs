@@ -11,7 +11,7 @@ use cannonade::engine::registry::{VariantInfo, VARIANTS};
 use cannonade::games::cannon::CannonPosition;
 use cannonade::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use cannonade::games::shogi::CannonShogi;
-use cannonade::games::{Game, MoveList, Notation};
+use cannonade::games::{Game, Notation};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -70,7 +70,7 @@ struct Snapshot {
 }
 
 fn snapshot<G: Game>(p: &G) -> Snapshot {
-    let mut list = MoveList::new();
+    let mut list = G::Moves::default();
     p.legal_moves(&mut list);
     Snapshot {
         fen: p.to_fen(),
@@ -114,10 +114,10 @@ fn random_game<G: Game>(start: &G, picks: &[u16]) -> Result<(), TestCaseError> {
         if p.outcome().is_some() {
             break;
         }
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         p.legal_moves(&mut moves);
         let before = trail.last().unwrap();
-        for &m in &moves {
+        for &m in moves.iter() {
             p.make_move(m);
             prop_assert!(
                 !mover_in_check(&mut p),

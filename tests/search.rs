@@ -1,8 +1,8 @@
 //! Search properties through the library API: the move returned heads a legal line, scores are
 //! from the side to move's view, and limits are honoured.
 
-use cannonade::games::chess::Chess;
-use cannonade::games::{Game, Move, MoveList, Notation};
+use cannonade::games::chess::{Chess, ChessMoves};
+use cannonade::games::{Game, Move, Notation};
 use cannonade::search::{
     self, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, TranspositionTable,
 };
@@ -12,8 +12,8 @@ fn start() -> Chess {
     cannonade::engine::registry::new_game::<Chess>("chess").unwrap()
 }
 
-fn legal(pos: &Chess) -> MoveList {
-    let mut l = MoveList::new();
+fn legal(pos: &Chess) -> ChessMoves {
+    let mut l = ChessMoves::new();
     pos.legal_moves(&mut l);
     l
 }
@@ -224,7 +224,7 @@ fn moved_kinds_fit_the_history_tables() {
                 if pos.outcome().is_some() {
                     break;
                 }
-                let mut moves = MoveList::new();
+                let mut moves = G::Moves::default();
                 pos.legal_moves(&mut moves);
                 for &m in moves.iter() {
                     assert!(pos.moved_kind(m) < PIECE_KINDS, "{variant}: {m:?}");

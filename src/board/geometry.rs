@@ -199,20 +199,32 @@ impl<W: BitWord> Geometry<W> {
 
     /// Reads a square name at the start of `s`; returns the square and the bytes used.
     pub fn parse_square(&self, s: &str, zero_based_ranks: bool) -> Option<(Square, usize)> {
-        let bytes = s.as_bytes();
-        let f = *bytes.first()?;
-        if !f.is_ascii_lowercase() {
-            return None;
-        }
-        let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || digits > 2 {
-            return None;
-        }
-        let rank: i32 = s[1..1 + digits].parse().ok()?;
-        let rank = if zero_based_ranks { rank } else { rank - 1 };
-        let sq = self.square((f - b'a') as i32, rank)?;
-        self.valid.contains(sq).then_some((sq, 1 + digits))
+        let (file, rank, used) = read_square_name(s, zero_based_ranks)?;
+        let sq = self.square(file as i32, rank as i32)?;
+        self.valid.contains(sq).then_some((sq, used))
     }
+}
+
+/// Reads a square name at the start of `s`, a file letter and a rank of one or two digits
+/// (counted from 0 when `zero_based_ranks`, else from 1), whatever the board: returns the file
+/// and rank, both from 0, and the bytes used.
+pub fn read_square_name(s: &str, zero_based_ranks: bool) -> Option<(usize, usize, usize)> {
+    let bytes = s.as_bytes();
+    let f = *bytes.first()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let shown: usize = s[1..1 + digits].parse().ok()?;
+    let rank = if zero_based_ranks {
+        shown
+    } else {
+        shown.checked_sub(1)?
+    };
+    Some(((f - b'a') as usize, rank, 1 + digits))
 }
 
 #[cfg(test)]

@@ -2,10 +2,9 @@
 //! choose a game by name at run time while the work inside is monomorphised per game.
 
 use crate::board::{Color, Square};
+use crate::games::notation::leg_ends;
 use crate::games::perft;
-use crate::games::{
-    Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, RuleOption, Variant,
-};
+use crate::games::{Game, GameError, Move, MoveKind, Notation, Outcome, RuleOption, Variant};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -107,7 +106,7 @@ pub struct MoveFacts {
     pub to: Coord,
     /// Where each leg of the move ends, in order: `[to]` for a move of one leg; a shot (a
     /// capture by a piece that does not move) goes to its victim and back, `[to, from]`, as
-    /// XBoard enters it and writes it (`e3e5,e5e3`).
+    /// XBoard enters it and writes it (`e3e5,e5e3`; `games::notation` writes it).
     pub legs: Vec<Coord>,
     /// Whether the move may be made promoting or not: another legal move goes the same way,
     /// one promoting and the other not (shogi's `+` and its plain form, both legal). False
@@ -161,8 +160,8 @@ impl<G: Game> GameSession<G> {
     }
 
     /// The legal moves of the current position.
-    fn legal(&self) -> MoveList {
-        let mut list = MoveList::new();
+    fn legal(&self) -> G::Moves {
+        let mut list = G::Moves::default();
         self.pos.legal_moves(&mut list);
         list
     }
@@ -222,10 +221,7 @@ impl<G: Game> GameSession<G> {
             },
             from: drop.is_none().then(|| self.coord(m.from())),
             to: self.coord(m.to()),
-            legs: match m.kind() {
-                MoveKind::Shot => vec![self.coord(m.to()), self.coord(m.from())],
-                _ => vec![self.coord(m.to())],
-            },
+            legs: leg_ends(m).iter().map(|&sq| self.coord(sq)).collect(),
             promotion_choice: m.kind() != MoveKind::Drop
                 && legal.iter().any(|&o| {
                     o.from() == m.from()
@@ -330,7 +326,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn legal_moves(&self, notation: Notation) -> Vec<String> {
-        let mut list = MoveList::new();
+        let mut list = G::Moves::default();
         self.pos.legal_moves(&mut list);
         list.iter()
             .map(|&m| self.pos.move_to_string(m, notation))

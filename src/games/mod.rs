@@ -2,44 +2,20 @@
 
 pub mod cannon;
 pub mod chess;
+mod history;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 #[cfg(test)]
 pub(crate) mod see_oracle;
 pub mod shogi;
 mod swap;
 
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, StackList};
+pub use notation::Notation;
 
 use crate::board::{Color, Square};
 use std::fmt;
-
-/// How a move string is written: UCI (1-based ranks, shots as one leg) or XBoard (0-based ranks
-/// on boards with exactly ten ranks, shots as two legs).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Notation {
-    Uci,
-    XBoard,
-}
-
-impl Notation {
-    /// Whether square names count ranks from 0 on a board of `ranks` ranks: XBoard does on
-    /// boards with exactly ten ranks (its own coordinates stop at 9), nowhere else.
-    pub fn ranks_from_zero(self, ranks: usize) -> bool {
-        self == Notation::XBoard && ranks == 10
-    }
-
-    /// The name of the square at (file, rank from 0) on a board of `ranks` ranks (see
-    /// [`Notation::ranks_from_zero`]).
-    pub fn square_name(self, (file, rank): (usize, usize), ranks: usize) -> String {
-        let shown = if self.ranks_from_zero(ranks) {
-            rank
-        } else {
-            rank + 1
-        };
-        format!("{}{shown}", (b'a' + file as u8) as char)
-    }
-}
 
 /// A score from white's point of view turned to `side`'s.
 pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
@@ -207,6 +183,11 @@ pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
 /// A position carries its own history (for unmake and repetition), so `make_move` /
 /// `unmake_move` are a stack.
 pub trait Game: Clone + Send + Sync + 'static {
+    /// The game's move list: `ArrayVec<Move, N>` with room for the most legal moves a
+    /// position of this game can have, so that a search node keeps no more on its stack than
+    /// the game needs. Each family says in its module why its `N` is enough.
+    type Moves: MoveList;
+
     /// The start position of `variant`, a registry entry for this type: its start FEN, board
     /// and whatever else the type needs to know about it (an error if it does not fit).
     fn new_game(variant: &'static Variant) -> Result<Self, GameError>;
@@ -226,12 +207,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn side_to_move(&self) -> Color;
 
     /// Appends every legal move.
-    fn legal_moves(&self, out: &mut MoveList);
+    fn legal_moves(&self, out: &mut Self::Moves);
 
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
-    fn tactical_moves(&self, out: &mut MoveList) {
-        // Generate in place and compact, so no second 4 KB list is copied around.
+    fn tactical_moves(&self, out: &mut Self::Moves) {
+        // Generate in place and compact, so no second list is copied around.
         let start = out.len();
         self.legal_moves(out);
         let mut kept = start;
@@ -294,7 +275,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         if let Some(o) = self.rule_outcome() {
             return Some(o);
         }
-        let mut moves = MoveList::new();
+        let mut moves = Self::Moves::default();
         self.legal_moves(&mut moves);
         moves.is_empty().then(|| self.no_moves_outcome())
     }
@@ -310,7 +291,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads a move string by matching it against the strings of the legal moves, so parser and
     /// formatter can never disagree. Games with several accepted forms override this.
     fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {
-        let mut moves = MoveList::new();
+        let mut moves = Self::Moves::default();
         self.legal_moves(&mut moves);
         moves
             .into_iter()

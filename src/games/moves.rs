@@ -4,6 +4,7 @@
 use crate::board::Square;
 use arrayvec::ArrayVec;
 use std::fmt;
+use std::ops::{Deref, DerefMut};
 
 /// What a move does beyond "piece from `from` goes to `to`". Each game uses the kinds it needs.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -109,12 +110,42 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Room for every legal move of any position of any game (Cannon Shogi with full hands has
-/// over 500).
-pub const MAX_MOVES: usize = 1024;
+/// A list on the stack with room for a fixed number of items, as `ArrayVec` is: a game's move
+/// list ([`MoveList`]) and the scores the search keeps beside it. The room is part of the type,
+/// so a list costs no allocation and each game sizes its own.
+pub trait StackList<T>:
+    Default + Deref<Target = [T]> + DerefMut + Extend<T> + FromIterator<T> + IntoIterator<Item = T>
+{
+    /// Appends `item`. A full list panics; each game's list has room for every position its
+    /// FEN reader accepts and every position reached from one (see the game's capacity).
+    fn push(&mut self, item: T);
+    fn truncate(&mut self, len: usize);
+    fn clear(&mut self) {
+        self.truncate(0)
+    }
+}
 
-/// A fixed-capacity move list that lives on the stack.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+impl<T, const N: usize> StackList<T> for ArrayVec<T, N> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        ArrayVec::push(self, item)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        ArrayVec::truncate(self, len)
+    }
+}
+
+/// The move list of a game ([`Game::Moves`](crate::games::Game::Moves)): `ArrayVec<Move, N>`
+/// with the `N` its game's positions need, and a list of ordering scores with the same room.
+pub trait MoveList: StackList<Move> + Clone + fmt::Debug + Send + Sync {
+    /// One score per move, for the search's move ordering.
+    type Scores: StackList<i32>;
+}
+
+impl<const N: usize> MoveList for ArrayVec<Move, N> {
+    type Scores = ArrayVec<i32, N>;
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //! not played. This is what Stockfish and Fairy-Stockfish do too, so speeds compare like with
 //! like.
 
-use crate::games::{Game, Move, MoveList};
+use crate::games::{Game, Move};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -13,13 +13,13 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.legal_moves(&mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }
     let mut nodes = 0;
-    for &m in &moves {
+    for &m in moves.iter() {
         pos.make_move(m);
         nodes += perft(pos, depth - 1);
         pos.unmake_move();
@@ -30,7 +30,7 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
 /// Perft split by root move, in generation order. With `threads > 1` the root moves are shared
 /// out over a rayon pool of that size.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.legal_moves(&mut moves);
     let count = |m: Move| {
         let mut p = pos.clone();
@@ -58,13 +58,13 @@ pub fn perft_until<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Optio
     if stop.load(Relaxed) {
         return None;
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.legal_moves(&mut moves);
     if depth == 1 {
         return Some(moves.len() as u64);
     }
     let mut nodes = 0;
-    for &m in &moves {
+    for &m in moves.iter() {
         pos.make_move(m);
         let n = perft_until(pos, depth - 1, stop);
         pos.unmake_move();
@@ -83,7 +83,7 @@ pub fn divide_until<G: Game>(
     if depth == 0 {
         return Some(Vec::new());
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.legal_moves(&mut moves);
     let count = |m: Move| {
         let mut p = pos.clone();

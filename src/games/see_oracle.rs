@@ -9,13 +9,13 @@
 //! value of a capture, which are the definition being checked.
 
 use crate::board::Square;
-use crate::games::{Game, Move, MoveList};
+use crate::games::{Game, Move};
 
 /// What the resolver needs from a family.
 pub(crate) trait SeeOracle: Game {
     /// The side to move's captures onto `sq` by its move generator, pseudo-legal, one per
     /// capturing piece (where a capture may promote, the promotion the SEE assumes).
-    fn captures_onto(&self, sq: Square, out: &mut MoveList);
+    fn captures_onto(&self, sq: Square, out: &mut Self::Moves);
     /// Order of attackers: the smallest key captures first.
     fn attacker_key(&self, m: Move) -> (i32, usize, usize);
     /// What the mover gains by the move itself (before any reply), in SEE units.
@@ -26,7 +26,7 @@ pub(crate) trait SeeOracle: Game {
 
 /// The best the side to move can get from captures onto `sq` (0 when it stands pat).
 fn resolve<G: SeeOracle>(p: &mut G, sq: Square) -> i32 {
-    let mut caps = MoveList::new();
+    let mut caps = G::Moves::default();
     p.captures_onto(sq, &mut caps);
     let Some(&m) = caps.iter().min_by_key(|&&m| p.attacker_key(m)) else {
         return 0;
@@ -35,7 +35,7 @@ fn resolve<G: SeeOracle>(p: &mut G, sq: Square) -> i32 {
     let king = p.by_king(m);
     p.make_move(m);
     if king {
-        let mut replies = MoveList::new();
+        let mut replies = G::Moves::default();
         p.captures_onto(sq, &mut replies);
         if !replies.is_empty() {
             p.unmake_move();
@@ -59,7 +59,7 @@ pub(crate) fn exchange_value<G: SeeOracle>(p: &G, m: Move) -> i32 {
 /// 32 of its other moves (spread over the list), at the exact value, one above and one below
 /// it, and at `extra`. Returns the number of moves checked or the first disagreement.
 pub(crate) fn check_position<G: SeeOracle>(p: &G, extra: i32) -> Result<usize, String> {
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     p.legal_moves(&mut moves);
     let stride = moves.len() / 32 + 1;
     let mut checked = 0;
@@ -96,14 +96,14 @@ pub(crate) fn check_random_game<G: SeeOracle>(
             break;
         }
         checked += check_position(&p, t as i32)?;
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         p.legal_moves(&mut moves);
         if moves.is_empty() {
             break;
         }
         // Every other ply a capture when there is one, so that the pieces meet and the
         // positions are full of exchanges.
-        let caps: MoveList = moves
+        let caps: G::Moves = moves
             .iter()
             .copied()
             .filter(|&m| p.is_tactical(m))
@@ -125,7 +125,7 @@ pub(crate) fn time_see<G: Game>(start: &G, plies: usize) -> (f64, f64) {
     let mut positions = Vec::new();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..plies {
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         p.legal_moves(&mut moves);
         if moves.is_empty() || p.rule_outcome().is_some() {
             break;
@@ -138,7 +138,7 @@ pub(crate) fn time_see<G: Game>(start: &G, plies: usize) -> (f64, f64) {
     }
     let mut work: Vec<(G, Vec<Move>, Vec<Move>)> = Vec::new();
     for q in positions {
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         q.legal_moves(&mut moves);
         let (caps, quiets): (Vec<Move>, Vec<Move>) = moves.iter().partition(|&&m| q.is_tactical(m));
         work.push((q, caps, quiets));

@@ -8,7 +8,7 @@ use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables, S
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use crate::games::{Game, Move, MoveList, Outcome};
+use crate::games::{Game, Move, Outcome};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -785,9 +785,9 @@ impl<'a, G: Game> Worker<'a, G> {
             && beta.abs() < MATE_BOUND
             && !tte.is_some_and(|e| e.depth >= depth - 3 && tt_score < probcut_beta)
         {
-            let mut caps = MoveList::new();
+            let mut caps = G::Moves::default();
             self.pos.tactical_moves(&mut caps);
-            let mut cap_scores = Scores::new();
+            let mut cap_scores = Scores::<G>::default();
             let picker = MovePicker::tactical(&self.pos, &mut caps, &mut cap_scores, tt_move);
             for m in picker {
                 if !self.pos.see_ge(m, probcut_beta - eval) {
@@ -825,7 +825,7 @@ impl<'a, G: Game> Worker<'a, G> {
             depth
         };
 
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         self.pos.legal_moves(&mut moves);
         if moves.is_empty() {
             return if excluded.is_none() {
@@ -838,7 +838,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let prev = self.prev_piece_tos(ply);
         let tables = self.tables.as_ref().expect("a worker has its tables");
         let counter = tables.counter_moves.get(prev[0]);
-        let mut scores = Scores::new();
+        let mut scores = Scores::<G>::default();
         // The picker does each stage's work only when the node gets that far.
         let mut picker = StagedPicker::new(&mut moves, &mut scores, tt_move);
         let mut best = -INFINITE;
@@ -1088,7 +1088,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return s;
             }
         }
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         let mut best;
         let stand_pat;
         if in_check {
@@ -1109,7 +1109,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let orig_alpha = alpha;
         let mut best_move = Move::NONE;
-        let mut scores = Scores::new();
+        let mut scores = Scores::<G>::default();
         let picker = MovePicker::tactical(&self.pos, &mut moves, &mut scores, tt_move);
         let mut quiet_evasions = 0;
         for m in picker {

@@ -6,8 +6,7 @@
 //! square answered that piece going to that square), and last the captures that lose material.
 
 use crate::board::Color;
-use crate::games::{Game, Move, MoveList, MAX_MOVES, PIECE_KINDS};
-use arrayvec::ArrayVec;
+use crate::games::{Game, Move, MoveList, StackList, PIECE_KINDS};
 
 /// Squares of the largest board (12x8 = 96 and 10x10 = 100 fit), for history tables.
 const SQUARES: usize = 128;
@@ -184,9 +183,9 @@ impl QuietContext<'_> {
 /// the quiet moves are never scored. It borrows the caller's list, so a node keeps one move
 /// list on the stack; the position and histories are passed to each call because the search
 /// changes the position between calls.
-pub struct StagedPicker<'a> {
-    moves: &'a mut MoveList,
-    scores: &'a mut Scores,
+pub struct StagedPicker<'a, L: MoveList> {
+    moves: &'a mut L,
+    scores: &'a mut L::Scores,
     tt_move: Move,
     stage: Stage,
     /// Start of the tactical moves (after the table move, if it was found).
@@ -211,8 +210,8 @@ enum Stage {
     Done,
 }
 
-impl<'a> StagedPicker<'a> {
-    pub fn new(moves: &'a mut MoveList, scores: &'a mut Scores, tt_move: Move) -> Self {
+impl<'a, L: MoveList> StagedPicker<'a, L> {
+    pub fn new(moves: &'a mut L, scores: &'a mut L::Scores, tt_move: Move) -> Self {
         scores.clear();
         scores.extend(std::iter::repeat_n(0, moves.len()));
         StagedPicker {
@@ -351,21 +350,22 @@ impl<'a> StagedPicker<'a> {
 /// Scores moves once and hands them out best first (selection sort: cutoffs usually come
 /// early, so sorting the whole list would be wasted work). It borrows the caller's list, so a
 /// node keeps one move list on the stack. Used where only tactical moves are searched.
-pub struct MovePicker<'a> {
-    moves: &'a mut MoveList,
-    scores: &'a mut Scores,
+pub struct MovePicker<'a, L: MoveList> {
+    moves: &'a mut L,
+    scores: &'a mut L::Scores,
     next: usize,
 }
 
-/// The ordering scores of a move list; the caller keeps it on its stack next to the list.
-pub type Scores = ArrayVec<i32, MAX_MOVES>;
+/// The ordering scores of a move list of game `G`, with the same room; the caller keeps it on
+/// its stack next to the list.
+pub type Scores<G> = <<G as Game>::Moves as MoveList>::Scores;
 
-impl<'a> MovePicker<'a> {
+impl<'a, L: MoveList> MovePicker<'a, L> {
     /// Orders tactical moves for quiescence (MVV-LVA only).
-    pub fn tactical<G: Game>(
+    pub fn tactical<G: Game<Moves = L>>(
         pos: &G,
-        moves: &'a mut MoveList,
-        scores: &'a mut Scores,
+        moves: &'a mut L,
+        scores: &'a mut L::Scores,
         tt_move: Move,
     ) -> Self {
         scores.clear();
@@ -384,7 +384,7 @@ impl<'a> MovePicker<'a> {
     }
 }
 
-impl Iterator for MovePicker<'_> {
+impl<L: MoveList> Iterator for MovePicker<'_, L> {
     type Item = Move;
 
     #[inline]
@@ -424,7 +424,7 @@ mod tests {
             .unwrap()
             .with_fen("4k3/8/8/3q4/4P3/8/8/3RK3 w - - 0 1")
             .unwrap();
-        let mut moves = MoveList::new();
+        let mut moves = <Chess as Game>::Moves::default();
         pos.legal_moves(&mut moves);
         let find = |s: &str| pos.parse_move(s, crate::games::Notation::Uci).unwrap();
         let tt = find("e1e2");
@@ -440,7 +440,7 @@ mod tests {
             killers: [killer, Move::NONE],
             counter: Move::NONE,
         };
-        let mut scores = Scores::new();
+        let mut scores = Scores::<Chess>::default();
         let mut picker = StagedPicker::new(&mut moves, &mut scores, tt);
         let mut order = Vec::new();
         while let Some((m, _)) = picker.next(&pos, &ctx) {

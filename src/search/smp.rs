@@ -7,18 +7,18 @@ use super::limits::Limits;
 use super::time;
 use super::tt::TranspositionTable;
 use super::{PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult, MATE};
-use crate::games::{Game, Move, MoveList, Notation, Outcome};
+use crate::games::{Game, Move, Notation, Outcome};
 use std::sync::atomic::AtomicU64;
 use std::thread;
 use std::time::Duration;
 
-/// Stack of each search thread: a node keeps a move list (4 KB) on the stack, and the search
-/// goes up to `MAX_PLY` plies plus quiescence.
+/// Stack of each search thread: a node keeps a move list and its scores on the stack (up to 8 KB,
+/// in Cannon Shogi), and the search goes up to `MAX_PLY` plies plus quiescence.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Keeps only the root moves named in `search_moves` (UCI `searchmoves`), in any notation the
 /// game reads; names that match no legal move are ignored, and if none matches all moves stay.
-fn restrict_root<G: Game>(pos: &G, root: &mut MoveList, search_moves: &[String]) {
+fn restrict_root<G: Game>(pos: &G, root: &mut G::Moves, search_moves: &[String]) {
     let wanted: Vec<Move> = search_moves
         .iter()
         .filter_map(|s| {
@@ -27,7 +27,11 @@ fn restrict_root<G: Game>(pos: &G, root: &mut MoveList, search_moves: &[String])
         })
         .collect();
     if !wanted.is_empty() {
-        root.retain(|m| wanted.contains(m));
+        *root = root
+            .iter()
+            .copied()
+            .filter(|m| wanted.contains(m))
+            .collect();
     }
 }
 
@@ -83,7 +87,7 @@ pub fn search<G: Game>(
         return r;
     }
 
-    let mut root = MoveList::new();
+    let mut root = G::Moves::default();
     pos.legal_moves(&mut root);
     restrict_root(pos, &mut root, &limits.search_moves);
     order_root(pos, &mut root, tt);
@@ -181,7 +185,7 @@ pub fn search<G: Game>(
 /// Orders the root moves once, before depth 1: the table's move first, then captures by
 /// MVV-LVA, then the rest in generation order. A search stopped inside its first iteration
 /// has then tried the likeliest moves.
-fn order_root<G: Game>(pos: &G, root: &mut MoveList, tt: &TranspositionTable) {
+fn order_root<G: Game>(pos: &G, root: &mut G::Moves, tt: &TranspositionTable) {
     let tt_move = tt.probe(pos.key()).map(|e| e.mv);
     root.sort_by_key(|&m| {
         if Some(m) == tt_move {

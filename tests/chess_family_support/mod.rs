@@ -6,11 +6,11 @@
 
 use cannonade::board::{BitWord, Color, Square};
 use cannonade::games::chess::{ChessPosition, ChessRules};
-use cannonade::games::{Game, Move, MoveList, Notation};
+use cannonade::games::{Game, Move, Notation};
 
 /// Every legal move as a UCI string, sorted.
 pub fn all_moves<G: Game>(pos: &G) -> Vec<String> {
-    let mut list = MoveList::new();
+    let mut list = G::Moves::default();
     pos.legal_moves(&mut list);
     let mut v: Vec<String> = list
         .iter()
@@ -97,7 +97,7 @@ where
                 naive_attacked(&pos, pos.king_square(us), !us),
                 "in_check of {fen}"
             );
-            let mut list = MoveList::new();
+            let mut list = <ChessPosition<W, R> as Game>::Moves::default();
             pos.legal_moves(&mut list);
             let moves: Vec<Move> = list.to_vec();
             assert_eq!(

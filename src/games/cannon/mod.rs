@@ -14,15 +14,25 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+pub use fen::MAX_SOLDIERS;
 pub use movegen::TOWN_CODE;
 pub use position::CannonPosition;
 
 use crate::board::fen::diagram;
 use crate::board::{Color, Square};
-use crate::games::{
-    err, EndReason, Game, GameError, Move, MoveList, Notation, Outcome, RuleOption, Variant,
-};
+use crate::games::{err, EndReason, Game, GameError, Move, Notation, Outcome, RuleOption, Variant};
+use arrayvec::ArrayVec;
 use movegen::Gen;
+
+/// Room for the moves of any Cannon position. A side either places its town (on at most 8
+/// squares) or moves its soldiers, at most [`MAX_SOLDIERS`] of them (a FEN with more is
+/// refused). No two moves share their squares (see `movegen`), and a soldier's moves go one
+/// square forward, diagonally forward or sideways (5), two squares along one of the 8 lines (a
+/// retreat or a shot: 8) or three (a cannon's shift or a shot: 8): at most 21 each.
+pub const CANNON_MOVES: usize = MAX_SOLDIERS as usize * 21;
+
+/// The move list of the family: room for [`CANNON_MOVES`] moves.
+pub type CannonMoves = ArrayVec<Move, CANNON_MOVES>;
 
 /// The rule switches of Cannon (its registry entry offers them).
 pub const CANNON_OPTIONS: &[RuleOption] = &[RuleOption {
@@ -41,6 +51,8 @@ pub const TOWN_VALUE: i32 = 10_000;
 const NULL_MOVE_MIN_SOLDIERS: u32 = 5;
 
 impl Game for CannonPosition {
+    type Moves = CannonMoves;
+
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         CannonPosition::from_fen(variant.start_fen, false)
     }
@@ -69,12 +81,12 @@ impl Game for CannonPosition {
     }
 
     #[inline]
-    fn legal_moves(&self, out: &mut MoveList) {
+    fn legal_moves(&self, out: &mut CannonMoves) {
         self.generate(out, Gen::All)
     }
 
     #[inline]
-    fn tactical_moves(&self, out: &mut MoveList) {
+    fn tactical_moves(&self, out: &mut CannonMoves) {
         self.generate(out, Gen::Tactical)
     }
 

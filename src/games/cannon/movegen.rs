@@ -25,7 +25,8 @@ use super::position::CannonPosition;
 use super::tables::{delta, forward, reverse, Bb};
 use crate::board::geometry::{Offset, EAST, NORTH, NORTH_EAST, NORTH_WEST, WEST};
 use crate::board::{Color, Square};
-use crate::games::{Move, MoveKind, MoveList};
+use crate::games::cannon::CannonMoves;
+use crate::games::{Move, MoveKind};
 
 /// The four line directions a cannon can lie along; each line is also used reversed.
 pub const LINES: [Offset; 4] = [NORTH, EAST, NORTH_EAST, NORTH_WEST];
@@ -93,7 +94,7 @@ pub const TOWN_CODE: u8 = 1;
 
 /// Appends one move per square of `targets`, coming from `steps` steps of `d` back.
 #[inline(always)]
-fn push_moves(out: &mut MoveList, targets: Bb, d: Offset, steps: i32, kind: MoveKind) {
+fn push_moves(out: &mut CannonMoves, targets: Bb, d: Offset, steps: i32, kind: MoveKind) {
     let back = delta(d) * steps;
     for to in targets {
         let from = Square::new((to.index() as i32 - back) as u8);
@@ -125,7 +126,7 @@ impl CannonPosition {
     }
 
     /// Appends the moves of the side to move.
-    pub(crate) fn generate(&self, out: &mut MoveList, gen: Gen) {
+    pub(crate) fn generate(&self, out: &mut CannonMoves, gen: Gen) {
         let us = self.side;
         let them = !us;
         if self.town_taken(us) {

@@ -8,31 +8,29 @@
 //! write the same game the same way (XBoard adds a `+`/`#` of its own: see docs/xboard.md).
 
 use super::position::CannonPosition;
-use crate::games::{Move, MoveKind, MoveList, Notation};
+use crate::games::cannon::CannonMoves;
+use crate::games::notation::{leg_ends, write_legs};
+use crate::games::{Move, MoveKind, Notation};
 
 impl CannonPosition {
-    /// One leg: from and to (or `T@to` for a town placement).
-    fn leg(&self, m: Move, zero_based: bool) -> String {
+    /// The move with square names as `notation` writes them: `T@b1` for a town placement,
+    /// otherwise its legs (all of them, or only the first, as UCI writes a shot).
+    fn written(&self, m: Move, notation: Notation, every_leg: bool) -> String {
         let geo = &self.t.geo;
+        let zero = notation.ranks_from_zero(geo.ranks());
+        let name = |sq| geo.square_name(sq, zero);
         if m.kind() == MoveKind::Drop {
-            return format!("T@{}", geo.square_name(m.to(), zero_based));
+            return format!("T@{}", name(m.to()));
         }
-        let mut s = geo.square_name(m.from(), zero_based);
-        s += &geo.square_name(m.to(), zero_based);
-        s
+        let ends = leg_ends(m);
+        let legs = if every_leg { &ends[..] } else { &ends[..1] };
+        write_legs(m.from(), legs, name)
     }
 
+    /// The move string: XBoard writes a shot in two legs, to the victim and back; UCI writes
+    /// its first leg.
     pub fn move_string(&self, m: Move, notation: Notation) -> String {
-        let zero = notation.ranks_from_zero(self.t.geo.ranks());
-        let mut s = self.leg(m, zero);
-        // XBoard writes a shot as two legs, to the victim and back.
-        if notation == Notation::XBoard && m.kind() == MoveKind::Shot {
-            let geo = &self.t.geo;
-            s.push(',');
-            s += &geo.square_name(m.to(), zero);
-            s += &geo.square_name(m.from(), zero);
-        }
-        s
+        self.written(m, notation, notation == Notation::XBoard)
     }
 
     /// The move as PGN files write it (see the module comment).
@@ -53,24 +51,12 @@ impl CannonPosition {
     /// going to e5 (XBoard draws it there when a player enters it), so reading it as a shot
     /// would leave the GUI's board and the engine's apart: it is refused.
     pub fn parse(&self, s: &str, notation: Notation) -> Option<Move> {
-        let zero = notation.ranks_from_zero(self.t.geo.ranks());
         let s = s.trim();
-        let (first, second) = match s.split_once(',') {
-            Some((a, b)) => (a, Some(b)),
-            None => (s, None),
-        };
-        let mut moves = MoveList::new();
+        let mut moves = CannonMoves::new();
         self.generate(&mut moves, super::movegen::Gen::All);
-        let m = moves.into_iter().find(|&m| self.leg(m, zero) == first)?;
-        match second {
-            None if m.kind() == MoveKind::Shot && notation == Notation::XBoard => None,
-            None => Some(m),
-            Some(back) if m.kind() == MoveKind::Shot => {
-                let geo = &self.t.geo;
-                let expected = geo.square_name(m.to(), zero) + &geo.square_name(m.from(), zero);
-                (back == expected).then_some(m)
-            }
-            Some(_) => None,
-        }
+        moves.into_iter().find(|&m| {
+            self.move_string(m, notation) == s
+                || (notation == Notation::Uci && self.written(m, notation, true) == s)
+        })
     }
 }

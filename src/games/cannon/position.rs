@@ -3,6 +3,7 @@
 
 use super::tables::{tables, Bb, CannonTables};
 use crate::board::{Color, Square};
+use crate::games::history;
 use crate::games::{Move, MoveKind};
 
 /// What a move took off the board, for unmake.
@@ -270,13 +271,7 @@ impl CannonPosition {
     /// How many times the current position occurred before, looking back at most `limit` plies
     /// and never across a capture, shot or town placement.
     pub fn repetitions(&self, limit: usize) -> usize {
-        let n = self.history.len();
-        let span = (self.halfmove as usize).min(n).min(limit);
-        // The walk stops at a null move (search only): the half-move clock counts on through
-        // it, but a position before a pass is not one the game could have repeated.
-        (1..=span)
-            .take_while(|&back| !self.history[n - back].mv.is_none())
-            .filter(|&back| back % 2 == 0 && self.history[n - back].key == self.key)
-            .count()
+        let span = (self.halfmove as usize).min(limit);
+        history::earlier_occurrences(&self.history, |u| (u.mv, u.key), self.key, span).count()
     }
 }

@@ -4,8 +4,9 @@
 
 use super::*;
 use crate::board::Color;
+use crate::games::cannon::CannonMoves;
 use crate::games::perft::perft;
-use crate::games::{EndReason, Game, MoveKind, MoveList, Notation, Outcome};
+use crate::games::{EndReason, Game, MoveKind, Notation, Outcome};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -58,7 +59,7 @@ pub(super) fn position(pieces: &str, side: char) -> CannonPosition {
 }
 
 fn strings(p: &CannonPosition, notation: Notation) -> BTreeSet<String> {
-    let mut list = MoveList::new();
+    let mut list = CannonMoves::new();
     p.legal_moves(&mut list);
     let set: BTreeSet<String> = list
         .iter()
@@ -264,7 +265,7 @@ fn black_cannons_shoot_along_ranks_and_files() {
     // Black file cannon b7-b8-b9 down at b4 (third square); rank cannon f9-g9-h9 both ways.
     let p = position("sb7 sb8 sb9 sf9 sg9 sh9 Sb4 Sj9 Sd9 Te1 tc10", 'b');
     let shots: BTreeSet<String> = {
-        let mut list = MoveList::new();
+        let mut list = CannonMoves::new();
         p.legal_moves(&mut list);
         list.iter()
             .filter(|m| m.kind() == MoveKind::Shot)
@@ -292,7 +293,7 @@ fn third_square_shot_over_an_occupied_second_square_follows_the_switch() {
         let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
         p.set_rule_option("CannonClearShot", clear).unwrap();
         let p = p.with_fen(&fen).unwrap();
-        let mut list = MoveList::new();
+        let mut list = CannonMoves::new();
         p.legal_moves(&mut list);
         list.iter()
             .filter(|m| m.kind() == MoveKind::Shot)
@@ -309,7 +310,7 @@ fn third_square_shot_over_an_occupied_second_square_follows_the_switch() {
         let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
         p.set_rule_option("CannonClearShot", clear).unwrap();
         let p = p.with_fen(&fen2).unwrap();
-        let mut list = MoveList::new();
+        let mut list = CannonMoves::new();
         p.legal_moves(&mut list);
         let got: BTreeSet<String> = list
             .iter()
@@ -340,7 +341,7 @@ fn three_cannons_aiming_at_one_victim_are_three_moves() {
     // e8 is the second square of the file cannon e4-e5-e6, the rank cannon a8-b8-c8 and the
     // diagonal cannon a4-b5-c6.
     let p = position("Se4 Se5 Se6 Sa8 Sb8 Sc8 Sa4 Sb5 Sc6 se8 Tb1 ti10", 'w');
-    let mut list = MoveList::new();
+    let mut list = CannonMoves::new();
     p.legal_moves(&mut list);
     let shots: Vec<String> = list
         .iter()
@@ -825,7 +826,7 @@ fn check_random_game(start: &str, picks: &[u16], clear: bool) -> Result<(), Test
     let start_key = p.key();
     let mut played = 0;
     for &pick in picks {
-        let mut list = MoveList::new();
+        let mut list = CannonMoves::new();
         p.legal_moves(&mut list);
         let ours: BTreeSet<String> = list
             .iter()
@@ -844,7 +845,7 @@ fn check_random_game(start: &str, picks: &[u16], clear: bool) -> Result<(), Test
             .collect();
         prop_assert_eq!(&ours, &reference, "move sets differ in {}", p.to_fen());
 
-        let mut tactical = MoveList::new();
+        let mut tactical = CannonMoves::new();
         p.tactical_moves(&mut tactical);
         let expected: Vec<_> = list.iter().copied().filter(|&m| p.is_tactical(m)).collect();
         prop_assert_eq!(tactical.to_vec(), expected);
@@ -858,7 +859,7 @@ fn check_random_game(start: &str, picks: &[u16], clear: bool) -> Result<(), Test
         // The mirror image (ranks flipped, colours swapped) has as many moves and the same
         // evaluation for the side to move.
         if let Ok(mirror) = p.with_fen(&mirror_fen(&fen)) {
-            let mut mirror_moves = MoveList::new();
+            let mut mirror_moves = CannonMoves::new();
             mirror.legal_moves(&mut mirror_moves);
             prop_assert_eq!(mirror_moves.len(), list.len());
             prop_assert_eq!(mirror.evaluate(), p.evaluate(), "mirror of {}", fen);

@@ -11,7 +11,8 @@ use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::{start_count, ChessRules};
 use crate::board::{BitWord, Bitboard, Offset, RayDir, Square};
-use crate::games::{err, GameError, Move, MoveList};
+use crate::games::chess::ChessMoves;
+use crate::games::{err, GameError, Move};
 
 /// Gustavian Cannonrider Chess, with pawns or with Scorpions.
 #[derive(Copy, Clone, Debug, Default)]
@@ -71,7 +72,7 @@ impl ChessRules for Cannonrider {
     /// A pin can run through a cannon's screen or along a knight line: every candidate move is
     /// tested.
     #[inline(always)]
-    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut MoveList) {
+    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut ChessMoves) {
         pos.generate_by_testing(out)
     }
 
@@ -84,7 +85,7 @@ impl ChessRules for Cannonrider {
     #[inline(always)]
     fn generate_more<W: BitWord>(
         pos: &ChessPosition<W, Self>,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         _target: Bitboard<W>,
         _in_check: bool,
     ) {
@@ -116,6 +117,22 @@ impl ChessRules for Cannonrider {
             ));
         }
         Ok(())
+    }
+
+    /// A Cannonrider moves along its rook lines where it is a cannon, along its knight lines
+    /// where it is a nightrider.
+    fn most_moves_own<W: BitWord>(pos: &ChessPosition<W, Self>, role: Role) -> usize {
+        let t = pos.t;
+        match role {
+            Role::Cannonrider => t.most_squares(|sq| {
+                if pos.as_cannons(Bitboard::from_square(sq)).any() {
+                    t.rook_line(sq)
+                } else {
+                    t.rays.nightrider_attacks(sq, Bitboard::EMPTY)
+                }
+            }),
+            _ => 0,
+        }
     }
 
     #[inline(always)]
@@ -158,7 +175,7 @@ impl<W: BitWord> ChessPosition<W, Cannonrider> {
 
     /// A Scorpion's own leaps, (+-2, +1) onto empty squares, promoting on the last rank (its
     /// pawn moves are generated with the pawns').
-    fn generate_scorpion_leaps(&self, out: &mut MoveList) {
+    fn generate_scorpion_leaps(&self, out: &mut ChessMoves) {
         let geo = &self.t.geo;
         let us = self.side;
         let empty = !self.occupied() & geo.valid();

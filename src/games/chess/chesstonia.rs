@@ -16,7 +16,8 @@ use super::position::ChessPosition;
 use super::rules::ChessRules;
 use super::see::SeeStart;
 use crate::board::{BitWord, Bitboard, Color, Square};
-use crate::games::{err, GameError, Move, MoveList};
+use crate::games::chess::ChessMoves;
+use crate::games::{err, GameError, Move};
 
 /// Cannons of Chesstonia.
 #[derive(Copy, Clone, Debug, Default)]
@@ -64,7 +65,7 @@ impl ChessRules for Chesstonia {
     #[inline(always)]
     fn generate_pieces<W: BitWord>(
         pos: &ChessPosition<W, Self>,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         target: Bitboard<W>,
         pinned: Bitboard<W>,
         ksq: Square,
@@ -82,7 +83,7 @@ impl ChessRules for Chesstonia {
     #[inline(always)]
     fn generate_more<W: BitWord>(
         pos: &ChessPosition<W, Self>,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         target: Bitboard<W>,
         in_check: bool,
     ) {
@@ -131,6 +132,20 @@ impl ChessRules for Chesstonia {
                 occ: (pos.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to),
             }
         })
+    }
+
+    /// The projectiles as they move on the board (a Stone never moves); the cannon does all
+    /// that the machinery does: a move to another square of its track, a load or an unload
+    /// (at most one per projectile), a shot onto a square of its flight.
+    fn most_moves_own<W: BitWord>(pos: &ChessPosition<W, Self>, role: Role) -> usize {
+        let t = pos.t;
+        let m = machine(Color::White);
+        match role {
+            Role::Wazir => t.most_squares(|sq| t.wazir.get(sq)),
+            Role::Ferz => t.most_squares(|sq| t.ferz.get(sq)),
+            Role::TrackCannon => m.track.len() - 1 + m.homes.len() + m.flight.len(),
+            _ => 0,
+        }
     }
 
     fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
@@ -247,7 +262,7 @@ impl<W: BitWord> ChessPosition<W, Chesstonia> {
     /// a fired projectile only adds a piece, so it is legal when it lands in `target`.
     pub(crate) fn generate_cannon_actions(
         &self,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         target: Bitboard<W>,
         in_check: bool,
     ) {

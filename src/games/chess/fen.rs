@@ -5,6 +5,7 @@ use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
 use super::rules::ChessRules;
 use super::tables::ChessTables;
+use super::CHESS_MOVES;
 use crate::board::fen::{read_board, write_board};
 use crate::board::{BitWord, Color};
 use crate::games::{err, read_fen_clocks, GameError, Variant};
@@ -45,6 +46,16 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             return err("a pawn stands on the first or last rank");
         }
         R::validate_off_board(&pos)?;
+        for c in Color::BOTH {
+            let most = pos.most_moves_of_side(c);
+            if most > CHESS_MOVES {
+                return err(format!(
+                    "{} could have up to {most} moves, more than a move list holds \
+                     ({CHESS_MOVES})",
+                    c.name()
+                ));
+            }
+        }
 
         pos.side = match fields.next().unwrap_or("w") {
             "w" | "W" => Color::White,

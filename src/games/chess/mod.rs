@@ -27,10 +27,24 @@ pub use tables::ChessTables;
 use crate::board::fen::diagram;
 use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::{
-    err, from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome,
-    Variant,
+    err, from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
+use arrayvec::ArrayVec;
 use std::sync::OnceLock;
+
+/// Room for the moves of any chess-family position. The FEN reader refuses a position where a
+/// side could have more ([`ChessPosition::most_moves_of_side`]): the squares each of its
+/// pieces reaches with nothing in the way (a queen 27 on 8x8, 28 on the Gustavian board), a
+/// pawn as the best piece it may become, Swedish cannons in reserve with their entries,
+/// Chesstonia's machinery with its loads and shots. No move raises that count, so no position
+/// searched from an accepted one has more. The start positions count 323 (chess), 345 and 359
+/// (Swedish Cannon Chess with one and two cannons in reserve), 373 (Chesstonia) and 386
+/// (Gustavian Cannonrider Chess, with pawns or Scorpions); 400 leaves room for FENs with a
+/// little more material. (The most legal moves found in an orthodox position are 218.)
+pub const CHESS_MOVES: usize = 400;
+
+/// The move list of the family: room for [`CHESS_MOVES`] moves.
+pub type ChessMoves = ArrayVec<Move, CHESS_MOVES>;
 
 /// Orthodox chess on the 8x8 board with `u64` bitboards.
 pub type Chess = ChessPosition<u64>;
@@ -141,6 +155,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 }
 
 impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
+    type Moves = ChessMoves;
+
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         let name = variant.name;
         let Some(board) = ChessBoard::of_size(variant.files, variant.ranks) else {
@@ -167,7 +183,7 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     }
 
     #[inline]
-    fn legal_moves(&self, out: &mut MoveList) {
+    fn legal_moves(&self, out: &mut ChessMoves) {
         self.generate_legal(out)
     }
 
@@ -226,7 +242,7 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     fn rule_outcome(&self) -> Option<Outcome> {
         if self.halfmove >= 100 {
             // A mate on the hundredth ply wins; the caller checks mate before this.
-            let mut moves = MoveList::new();
+            let mut moves = ChessMoves::new();
             self.generate_legal(&mut moves);
             if !(moves.is_empty() && self.in_check()) {
                 return Some(Outcome::Draw(EndReason::FiftyMoveRule));
@@ -310,5 +326,46 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
                 format!(" {}", self.piece_at(sq).map_or('.', Piece::letter))
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::registry::new_game;
+
+    fn most<G: Game>(name: &str, count: impl Fn(&G, Color) -> usize) -> usize {
+        let start: G = new_game(name).unwrap();
+        let (white, black) = (count(&start, Color::White), count(&start, Color::Black));
+        assert_eq!(white, black, "{name}");
+        white
+    }
+
+    /// The counts that [`CHESS_MOVES`] is chosen from.
+    #[test]
+    fn the_move_list_holds_every_start_position() {
+        let counts = [
+            most::<Chess>("chess", |p, c| p.most_moves_of_side(c)),
+            most::<SwedishCannonChess>("swedishcannon1", |p, c| p.most_moves_of_side(c)),
+            most::<SwedishCannonChess>("swedishcannon", |p, c| p.most_moves_of_side(c)),
+            most::<ChesstoniaChess>("chesstonia", |p, c| p.most_moves_of_side(c)),
+            most::<CannonriderChess>("cannonrider", |p, c| p.most_moves_of_side(c)),
+            most::<CannonriderChess>("cannonriderscorpion", |p, c| p.most_moves_of_side(c)),
+        ];
+        assert_eq!(counts, [323, 345, 359, 373, 386, 386]);
+        assert!(counts.iter().all(|&n| n <= CHESS_MOVES));
+    }
+
+    #[test]
+    fn a_position_that_could_outgrow_the_move_list_is_refused() {
+        let start: Chess = new_game("chess").unwrap();
+        // Fourteen queens could have 10 + 14 x 27 = 388 moves, fifteen 415.
+        let fen = |h3: &str| format!("6nk/6pp/8/8/8/{h3}/QQQQQQQ1/QQQQQQQK w - - 0 1");
+        assert!(start.with_fen(&fen("8")).is_ok());
+        let refused = start.with_fen(&fen("7Q")).unwrap_err();
+        assert!(
+            refused.0.contains("more than a move list holds"),
+            "{refused}"
+        );
     }
 }

@@ -16,9 +16,49 @@ use super::piece::{Piece, Role};
 use super::position::{ChessPosition, BLACK_HIGH, BLACK_LOW, WHITE_HIGH, WHITE_LOW};
 use super::rules::ChessRules;
 use crate::board::{BitWord, Bitboard, Color, Square};
-use crate::games::{Move, MoveKind, MoveList};
+use crate::games::chess::ChessMoves;
+use crate::games::{Move, MoveKind};
+
+/// The most squares a pawn-like piece moves to: a step, a double step, two captures and a
+/// Scorpion's two leaps.
+const PAWN_TARGETS: usize = 6;
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
+    /// The most moves one piece of `role` can have on this board: the squares its lines and
+    /// leaps reach from the square where they reach most, with nothing in the way (a piece
+    /// moves only to such squares, to each once), and a king's two castlings. A pawn-like
+    /// piece counts as the most of its own moves (each target once per promotion choice) and
+    /// of the pieces it may become, so that a promotion never raises the count.
+    pub(crate) fn most_moves(&self, role: Role) -> usize {
+        let t = self.t;
+        match role {
+            Role::King => t.most_squares(|sq| t.king.get(sq)) + 2,
+            Role::Queen => t.most_squares(|sq| t.rook_line(sq) | t.bishop_line(sq)),
+            Role::Rook => t.most_squares(|sq| t.rook_line(sq)),
+            Role::Bishop => t.most_squares(|sq| t.bishop_line(sq)),
+            Role::Knight => t.most_squares(|sq| t.knight.get(sq)),
+            _ if R::is_pawn_like(role) => R::PROMOTIONS
+                .iter()
+                .map(|&r| self.most_moves(r))
+                .fold(PAWN_TARGETS * R::PROMOTIONS.len(), usize::max),
+            _ => R::most_moves_own(self, role),
+        }
+    }
+
+    /// The most moves side `c` can have in this position or in any position reached from
+    /// it: [`Self::most_moves`] of each of its pieces (on the board or on the variant's
+    /// squares beside it) and what it keeps off the board. Moves only take pieces away or
+    /// turn them into what they were already counted as, so the count never grows; a FEN
+    /// whose count exceeds the move list's room ([`CHESS_MOVES`](super::CHESS_MOVES)) is
+    /// refused.
+    pub(crate) fn most_moves_of_side(&self, c: Color) -> usize {
+        let pieces = self.ours(c).into_iter().map(|sq| {
+            let role = Piece::from_code(self.board[sq.index()]).role();
+            self.most_moves(role)
+        });
+        pieces.sum::<usize>() + R::most_moves_off_board(self, c)
+    }
+
     /// Our pieces pinned to our king by an enemy slider.
     #[inline]
     pub(crate) fn pinned(&self, ksq: Square) -> Bitboard<W> {
@@ -42,7 +82,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Appends every legal move of the side to move (by the variant's way, see
     /// `ChessRules::generate_legal`).
     #[inline]
-    pub fn generate_legal(&self, out: &mut MoveList) {
+    pub fn generate_legal(&self, out: &mut ChessMoves) {
         R::generate_legal(self, out)
     }
 
@@ -54,7 +94,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 
     /// Appends every legal move of the side to move, found with pin masks.
-    pub(crate) fn generate_by_pins(&self, out: &mut MoveList) {
+    pub(crate) fn generate_by_pins(&self, out: &mut ChessMoves) {
         let t = self.t;
         let us = self.side;
         let occ = self.occupied();
@@ -89,11 +129,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     /// Legal moves by testing: pseudo-legal candidates from the shared generators, kept when
     /// the king is safe afterwards. Castling and en passant test themselves as they are made.
-    pub(crate) fn generate_by_testing(&self, out: &mut MoveList) {
+    pub(crate) fn generate_by_testing(&self, out: &mut ChessMoves) {
         let t = self.t;
         let us = self.side;
         let ksq = self.king_square(us);
-        let mut pseudo = MoveList::new();
+        let mut pseudo = ChessMoves::new();
         self.generate_pseudo(&mut pseudo);
         // Out of check, only a move that changes a square on a line through the king (rook,
         // bishop or, with nightriders, knight lines on the empty board) can expose it: leaper
@@ -133,7 +173,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// without asking whether the own king is left attacked; castling is left out, en passant
     /// is tested as it is generated.
     #[inline(always)]
-    pub(crate) fn generate_pseudo(&self, out: &mut MoveList) {
+    pub(crate) fn generate_pseudo(&self, out: &mut ChessMoves) {
         let t = self.t;
         let ksq = self.king_square(self.side);
         let target = self.capturable() & t.geo.valid();
@@ -190,7 +230,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     #[inline(always)]
     fn generate_piece_moves(
         &self,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         target: Bitboard<W>,
         pinned: Bitboard<W>,
         ksq: Square,
@@ -231,7 +271,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     fn generate_pawn_moves(
         &self,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         target: Bitboard<W>,
         pinned: Bitboard<W>,
         ksq: Square,
@@ -313,7 +353,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
     }
 
-    fn generate_castling(&self, out: &mut MoveList, ksq: Square) {
+    fn generate_castling(&self, out: &mut ChessMoves, ksq: Square) {
         let t = self.t;
         let us = self.side;
         let (high, low) = match us {
@@ -385,7 +425,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
 /// The promotions of a pawn-like piece from `from` to `to`, one per promotion role.
 #[inline]
-pub(crate) fn push_promotions<R: ChessRules>(out: &mut MoveList, from: Square, to: Square) {
+pub(crate) fn push_promotions<R: ChessRules>(out: &mut ChessMoves, from: Square, to: Square) {
     for &r in R::PROMOTIONS {
         out.push(Move::new(from, to, MoveKind::Promotion, r as u8));
     }

@@ -4,6 +4,7 @@ use super::piece::{Piece, Role};
 use super::rules::{ChessRules, Orthodox};
 use super::tables::ChessTables;
 use crate::board::{BitWord, Bitboard, Color, Square};
+use crate::games::history;
 use crate::games::{Move, MoveKind, Variant};
 use std::marker::PhantomData;
 
@@ -405,14 +406,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// How many times the current position occurred before, looking back at most `limit`
     /// plies and never past an irreversible move.
     pub fn repetitions(&self, limit: usize) -> usize {
-        let n = self.history.len();
-        let span = (self.halfmove as usize).min(n).min(limit);
-        // The walk stops at a null move (search only): the half-move clock counts on through
-        // it, but a position before a pass is not one the game could have repeated.
-        (1..=span)
-            .take_while(|&back| !self.history[n - back].mv.is_none())
-            .filter(|&back| back % 2 == 0 && self.history[n - back].key == self.key)
-            .count()
+        let span = (self.halfmove as usize).min(limit);
+        history::earlier_occurrences(&self.history, |u| (u.mv, u.key), self.key, span).count()
     }
 }
 

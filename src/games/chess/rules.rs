@@ -12,8 +12,9 @@ use super::eval_terms::Tapered;
 use super::piece::Role;
 use super::position::ChessPosition;
 use super::see::SeeStart;
-use crate::board::{BitWord, Bitboard, Square};
-use crate::games::{err, GameError, Move, MoveList, Variant};
+use crate::board::{BitWord, Bitboard, Color, Square};
+use crate::games::chess::ChessMoves;
+use crate::games::{err, GameError, Move, Variant};
 
 /// The board a variant is played on; each bitboard word says which boards it can hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -90,7 +91,7 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// pin is a rook, bishop or queen; a variant whose pins can run through a hopper's screen
     /// or along a knight line finds legal moves by testing each candidate instead.
     #[inline(always)]
-    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut MoveList) {
+    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut ChessMoves) {
         pos.generate_by_pins(out)
     }
 
@@ -107,7 +108,7 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     #[inline(always)]
     fn generate_pieces<W: BitWord>(
         _pos: &ChessPosition<W, Self>,
-        _out: &mut MoveList,
+        _out: &mut ChessMoves,
         _target: Bitboard<W>,
         _pinned: Bitboard<W>,
         _ksq: Square,
@@ -121,7 +122,7 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     #[inline(always)]
     fn generate_more<W: BitWord>(
         _pos: &ChessPosition<W, Self>,
-        _out: &mut MoveList,
+        _out: &mut ChessMoves,
         _target: Bitboard<W>,
         _in_check: bool,
     ) {
@@ -203,9 +204,25 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     fn ep_origin_may_be_occupied<W: BitWord>(
         _pos: &ChessPosition<W, Self>,
         _origin: Square,
-        _pawn_side: crate::board::Color,
+        _pawn_side: Color,
     ) -> bool {
         false
+    }
+
+    // Room in the move list (see `ChessPosition::most_moves`).
+
+    /// The most moves one piece of the variant's own `role` can have on this board, wherever
+    /// it stands and whatever stands around it. The shared code answers for the orthodox
+    /// roles and the pawn-like ones.
+    fn most_moves_own<W: BitWord>(_pos: &ChessPosition<W, Self>, _role: Role) -> usize {
+        0
+    }
+
+    /// The most moves side `c` can have from what it keeps off the board (a reserve and its
+    /// entries), counting each piece there as it will move on the board, so that bringing it
+    /// in never raises the count.
+    fn most_moves_off_board<W: BitWord>(_pos: &ChessPosition<W, Self>, _c: Color) -> usize {
+        0
     }
 
     // Evaluation.

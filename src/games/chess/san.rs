@@ -6,7 +6,8 @@ use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Square};
-use crate::games::{Move, MoveKind, MoveList, Notation};
+use crate::games::chess::ChessMoves;
+use crate::games::{Move, MoveKind, Notation};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The SAN of a legal move of this position.
@@ -16,7 +17,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mut after = self.clone();
         after.make(m);
         if after.checkers().any() {
-            let mut replies = MoveList::new();
+            let mut replies = ChessMoves::new();
             after.generate_legal(&mut replies);
             s.push(if replies.is_empty() { '#' } else { '+' });
         }
@@ -69,7 +70,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// to the same square reads the same: nothing, the file, the rank, or the whole square.
     fn disambiguation(&self, m: Move, role: Role) -> String {
         let geo = &self.t.geo;
-        let mut moves = MoveList::new();
+        let mut moves = ChessMoves::new();
         self.generate_legal(&mut moves);
         let rivals: Vec<Square> = moves
             .iter()

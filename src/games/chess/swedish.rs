@@ -14,7 +14,8 @@ use super::position::ChessPosition;
 use super::rules::{start_count, ChessRules};
 use super::tables::MAX_RESERVE;
 use crate::board::{BitWord, Bitboard, Color, RayDir, Square};
-use crate::games::{err, GameError, Move, MoveKind, MoveList};
+use crate::games::chess::ChessMoves;
+use crate::games::{err, GameError, Move, MoveKind};
 
 /// Swedish Cannon Chess: orthodox chess plus cannons in reserve.
 #[derive(Copy, Clone, Debug, Default)]
@@ -55,14 +56,14 @@ impl ChessRules for SwedishCannon {
 
     /// A pin can run through a cannon's screen: every candidate move is tested.
     #[inline(always)]
-    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut MoveList) {
+    fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut ChessMoves) {
         pos.generate_by_testing(out)
     }
 
     #[inline(always)]
     fn generate_more<W: BitWord>(
         pos: &ChessPosition<W, Self>,
-        out: &mut MoveList,
+        out: &mut ChessMoves,
         _target: Bitboard<W>,
         _in_check: bool,
     ) {
@@ -178,6 +179,23 @@ impl ChessRules for SwedishCannon {
         }
     }
 
+    /// A cannon moves along its rook lines only.
+    fn most_moves_own<W: BitWord>(pos: &ChessPosition<W, Self>, role: Role) -> usize {
+        match role {
+            Role::Cannon => pos.t.most_squares(|sq| pos.t.rook_line(sq)),
+            _ => 0,
+        }
+    }
+
+    /// Each cannon in reserve as a cannon on the board, and while one is left its entries: at
+    /// most one per file (on the second-rank pawns).
+    fn most_moves_off_board<W: BitWord>(pos: &ChessPosition<W, Self>, c: Color) -> usize {
+        match pos.reserve[c.index()] as usize {
+            0 => 0,
+            n => n * pos.most_moves(Role::Cannon) + pos.t.geo.files(),
+        }
+    }
+
     /// Cannons in reserve count in full.
     fn material_extra<W: BitWord>(pos: &ChessPosition<W, Self>) -> i32 {
         (pos.reserve[0] as i32 - pos.reserve[1] as i32) * role_value(Role::Cannon)
@@ -233,7 +251,7 @@ impl<W: BitWord> ChessPosition<W, SwedishCannon> {
     }
 
     /// Swedish cannons on the board, and entries from the reserve.
-    fn generate_swedish_cannon_moves(&self, out: &mut MoveList) {
+    fn generate_swedish_cannon_moves(&self, out: &mut ChessMoves) {
         let t = self.t;
         let geo = &t.geo;
         let us = self.side;

@@ -172,6 +172,12 @@ impl<W: BitWord> ChessTables<W> {
         self.bishop_lines[sq.index()]
     }
 
+    /// The most squares `reach` gives from one square of the board.
+    pub fn most_squares(&self, reach: impl Fn(Square) -> Bitboard<W>) -> usize {
+        let counts = self.geo.valid().into_iter().map(|sq| reach(sq).count());
+        counts.max().unwrap_or(0) as usize
+    }
+
     /// The step a pawn of `color` makes forward.
     #[inline(always)]
     pub fn forward(&self, color: Color) -> Offset {

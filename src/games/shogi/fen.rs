@@ -3,7 +3,7 @@
 //! castling and en-passant fields (always `-`), halfmove clock and fullmove number. The short
 //! variants.ini form (`...[-] w 0 1`) and SFEN (`sfen <board> b - 1`) are read too.
 
-use super::piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER};
+use super::piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER, PIECES_IN_GAME};
 use super::position::ShogiPosition;
 use super::tables::{FILES, MAX_HAND, RANKS};
 use crate::board::Color;
@@ -133,6 +133,23 @@ fn finish(mut pos: ShogiPosition) -> Result<ShogiPosition, GameError> {
             return err(format!(
                 "FEN must have exactly one {} king, it has {kings}",
                 c.name().to_lowercase()
+            ));
+        }
+    }
+    let mut count = [0; HAND_KINDS];
+    for sq in pos.occupied() {
+        let role = Piece::from_code(pos.board[sq.index()]).role().unpromoted();
+        if role != Role::King {
+            count[role.index()] += 1;
+        }
+    }
+    for (kind, n) in count.iter_mut().enumerate() {
+        *n += pos.hands[0][kind] + pos.hands[1][kind];
+        if *n > PIECES_IN_GAME[kind] {
+            return err(format!(
+                "{n} pieces '{}' (on the board, promoted or not, and in hand), the game has {}",
+                Role::from_index(kind).base_letter(),
+                PIECES_IN_GAME[kind]
             ));
         }
     }

@@ -11,15 +11,32 @@ mod see;
 mod tables;
 
 pub use eval::{hand_value, role_value};
-pub use piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER};
+pub use piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER, PIECES_IN_GAME};
 pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
 use crate::board::fen::diagram;
 use crate::board::{Color, Square};
 use crate::games::{
-    from_white, EndReason, Game, GameError, Move, MoveKind, MoveList, Notation, Outcome, Variant,
+    from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
+use arrayvec::ArrayVec;
+
+/// Room for the moves of any Cannon Shogi position with the game's pieces (a FEN with more of
+/// a kind than [`PIECES_IN_GAME`] is refused). A side has its king's 8 steps, each piece's
+/// moves on the board and, for each of the `h` kinds it holds in hand, a drop on each empty
+/// square. A piece moves to at most 16 squares of its lines (rook, bishop, the four cannons;
+/// promoted, 20 with its extra steps), 8 (lance), 6 (gold), 5 (silver), 3 (soldier) or 2
+/// (knight), each twice where it may promote or not. A piece on the board instead of in hand
+/// brings its moves and takes one of the at most 79 empty squares from each kind in hand. The
+/// most is reached with one piece of every kind in hand (11 x 70 drops) and on the board the
+/// second rook, bishop and cannon of each kind (32 each) and three lances (16 each): 8 + 240 +
+/// 770 = 1018 (the test below tries every choice of kinds in hand). With every piece in hand
+/// a side has at most 11 x 79 = 869 drops.
+pub const SHOGI_MOVES: usize = 1024;
+
+/// The move list of the family: room for [`SHOGI_MOVES`] moves.
+pub type ShogiMoves = ArrayVec<Move, SHOGI_MOVES>;
 
 /// Cannon Shogi.
 pub type CannonShogi = ShogiPosition;
@@ -57,6 +74,8 @@ impl ShogiPosition {
 }
 
 impl Game for ShogiPosition {
+    type Moves = ShogiMoves;
+
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         ShogiPosition::from_fen(variant.start_fen)
     }
@@ -74,12 +93,12 @@ impl Game for ShogiPosition {
     }
 
     #[inline]
-    fn legal_moves(&self, out: &mut MoveList) {
+    fn legal_moves(&self, out: &mut ShogiMoves) {
         self.generate_legal(out)
     }
 
     #[inline]
-    fn tactical_moves(&self, out: &mut MoveList) {
+    fn tactical_moves(&self, out: &mut ShogiMoves) {
         self.generate_tactical(out)
     }
 
@@ -237,5 +256,55 @@ impl ShogiPosition {
             Some(checker) if checker == self.side => Outcome::Loss(EndReason::PerpetualCheck),
             Some(_) => Outcome::Win(EndReason::PerpetualCheck),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The count of [`SHOGI_MOVES`] worked out for every choice of the kinds a side holds in
+    /// hand: each kind has one piece in hand if chosen, and its other pieces go on the board
+    /// when a piece there brings more moves than the drops its square takes away.
+    #[test]
+    fn the_move_list_holds_every_position_with_the_games_pieces() {
+        // Most moves of one unpromoted piece of each hand kind, targets counted twice for the
+        // choice of promoting (a promoted piece has fewer: 20 or 6).
+        let most: [usize; HAND_KINDS] = [32, 32, 10, 4, 16, 6, 32, 32, 32, 32, 6];
+        for r in [Role::Rook, Role::Bishop, Role::GoldCannon, Role::IronCannon] {
+            assert_eq!(most[r.index()], 32);
+        }
+        assert_eq!(most[Role::Gold.index()], 6);
+        let mut highest = 0;
+        for held in 0u32..1 << HAND_KINDS {
+            let h = held.count_ones() as usize;
+            let (mut placed, mut board_moves) = (0, 0);
+            for (kind, &n) in PIECES_IN_GAME.iter().enumerate() {
+                let free = n as usize - (held >> kind & 1) as usize;
+                if most[kind] > h {
+                    placed += free;
+                    board_moves += free * most[kind];
+                }
+            }
+            highest = highest.max(8 + board_moves + h * (81 - 2 - placed));
+        }
+        assert_eq!(highest, 1018);
+        assert!(highest <= SHOGI_MOVES);
+    }
+
+    #[test]
+    fn the_start_position_has_the_games_pieces() {
+        let start: CannonShogi = crate::engine::registry::new_game("cannonshogi").unwrap();
+        for (kind, &n) in PIECES_IN_GAME.iter().enumerate() {
+            let role = Role::from_index(kind);
+            let on_board = start
+                .occupied()
+                .into_iter()
+                .filter(|&sq| start.piece_at(sq).is_some_and(|p| p.role() == role))
+                .count();
+            assert_eq!(on_board, n as usize, "{role:?}");
+        }
+        let more = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[G] w - - 0 1";
+        assert!(start.with_fen(more).is_err());
     }
 }

@@ -14,7 +14,8 @@ use super::piece::{Kind, Piece, Role, HAND_KINDS};
 use super::position::ShogiPosition;
 use super::tables::BB;
 use crate::board::{Bitboard, Color, RayDir, Square};
-use crate::games::{Move, MoveKind, MoveList};
+use crate::games::shogi::ShogiMoves;
+use crate::games::{Move, MoveKind};
 
 impl ShogiPosition {
     /// Rays from `ksq` that hold an enemy piece able to attack along them.
@@ -143,7 +144,7 @@ impl ShogiPosition {
     /// Appends the move from `from` to `to` by `role`, with and without promotion as the
     /// rules allow.
     #[inline(always)]
-    fn push_with_promotions(&self, role: Role, from: Square, to: Square, out: &mut MoveList) {
+    fn push_with_promotions(&self, role: Role, from: Square, to: Square, out: &mut ShogiMoves) {
         let t = self.t;
         let us = self.side.index();
         if role.can_promote() && (t.zone[us].contains(from) || t.zone[us].contains(to)) {
@@ -163,17 +164,17 @@ impl ShogiPosition {
     }
 
     /// Appends every legal move of the side to move.
-    pub fn generate_legal(&self, out: &mut MoveList) {
+    pub fn generate_legal(&self, out: &mut ShogiMoves) {
         self.generate(out, false)
     }
 
     /// Appends the legal captures and promotions (what quiescence search looks at), without
     /// generating the drops and quiet moves only to throw them away.
-    pub fn generate_tactical(&self, out: &mut MoveList) {
+    pub fn generate_tactical(&self, out: &mut ShogiMoves) {
         self.generate(out, true)
     }
 
-    fn generate(&self, out: &mut MoveList, tactical_only: bool) {
+    fn generate(&self, out: &mut ShogiMoves, tactical_only: bool) {
         let t = self.t;
         let us = self.side;
         let them = !us;

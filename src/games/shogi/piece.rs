@@ -42,6 +42,12 @@ pub enum Role {
 /// Number of roles that can be in hand (every unpromoted role but the king).
 pub const HAND_KINDS: usize = 11;
 
+/// How many pieces of each kind that can be in hand (by hand index) the game has, both sides
+/// together, promoted or not, on the board or in hand: those of its start position. A FEN
+/// with more is refused, so that the move list's room holds (see
+/// [`SHOGI_MOVES`](super::SHOGI_MOVES)).
+pub const PIECES_IN_GAME: [u8; HAND_KINDS] = [2, 2, 4, 4, 4, 10, 2, 2, 2, 2, 4];
+
 /// Fairy-Stockfish writes hands in descending order of its internal piece types; for this
 /// variant that is `I C A P U G N L S R B`. We write them in the same order so FENs agree.
 pub const HAND_ORDER: [Role; HAND_KINDS] = [

@@ -4,6 +4,7 @@
 use super::piece::{Kind, Piece, Role, HAND_KINDS};
 use super::tables::{ShogiTables, BB, SQUARES};
 use crate::board::{Bitboard, Color, RayDir, Square};
+use crate::games::history;
 use crate::games::{Move, MoveKind};
 
 /// Board array entry for an empty square.
@@ -326,15 +327,11 @@ impl ShogiPosition {
     }
 
     /// Indices of earlier occurrences of the current position, most recent first, at most
-    /// `limit` plies back. Positions before a null move are not comparable with positions
-    /// after it, so the walk stops there.
+    /// `limit` plies back and never past a null move.
     fn earlier_occurrences(&self, limit: usize) -> impl Iterator<Item = usize> + '_ {
         let n = self.history.len();
-        let floor = n.saturating_sub(limit);
-        (floor..n)
-            .rev()
-            .take_while(|&i| !self.history[i].mv.is_none())
-            .filter(move |&i| (n - i).is_multiple_of(2) && self.history[i].key == self.key)
+        history::earlier_occurrences(&self.history, |u| (u.mv, u.key), self.key, limit)
+            .map(move |back| n - back)
     }
 
     /// Whether the current position occurred before within `plies` plies.

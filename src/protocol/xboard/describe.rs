@@ -4,6 +4,7 @@
 
 use crate::engine::registry::{VariantInfo, XBoardSetup, XBoardSlot};
 use crate::engine::{Coord, MoveFacts};
+use crate::games::notation::{split_legs, write_legs};
 use crate::games::Notation;
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
@@ -61,27 +62,15 @@ pub fn piece_lines(desc: &XBoardSetup) -> Vec<String> {
 
 /// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
 /// ranks, from 1 otherwise). Returns (file, rank index from 0) and the bytes used.
-pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<((usize, usize), usize)> {
-    let b = s.as_bytes();
-    let f = *b.first()?;
-    if !f.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 || digits > 2 {
-        return None;
-    }
-    let r: usize = s[1..1 + digits].parse().ok()?;
-    let r = if ranks == 10 { r } else { r.checked_sub(1)? };
-    let file = (f - b'a') as usize;
-    (file < files && r < ranks).then_some(((file, r), 1 + digits))
+pub fn parse_square(s: &str, files: usize, ranks: usize) -> Option<(Coord, usize)> {
+    Notation::XBoard.parse_square(s, files, ranks)
 }
 
 /// Whether `s` has the form of a move on a board of this size (whether or not it is legal):
 /// `e2e4`, `e7e8q`, `P@e4`, a shot in legs `e3e5,e5e3`, with an optional trailing `=` or `+`.
 pub fn looks_like_move(s: &str, files: usize, ranks: usize) -> bool {
     let s = s.strip_suffix('=').unwrap_or(s);
-    !s.is_empty() && s.split(',').all(|leg| looks_like_leg(leg, files, ranks))
+    !s.is_empty() && split_legs(s).all(|leg| looks_like_leg(leg, files, ranks))
 }
 
 fn looks_like_leg(leg: &str, files: usize, ranks: usize) -> bool {
@@ -201,8 +190,9 @@ pub fn promotion_choice_at(facts: &[MoveFacts], from: Option<Coord>, entered: &[
 pub fn first_leg_of<'a>(facts: &'a [MoveFacts], mv: &str, ranks: usize) -> Option<&'a MoveFacts> {
     facts.iter().find(|f| {
         f.legs.len() > 1
-            && f.from
-                .is_some_and(|from| square_name(from, ranks) + &square_name(f.legs[0], ranks) == mv)
+            && f.from.is_some_and(|from| {
+                write_legs(from, &f.legs[..1], |sq| square_name(sq, ranks)) == mv
+            })
     })
 }
 

@@ -4,15 +4,16 @@
 use crate::board::Square;
 use crate::games::cannon::tests::start_fen;
 use crate::games::cannon::tests::{fen_of, position, MIDDLE_GAME};
+use crate::games::cannon::CannonMoves;
 use crate::games::cannon::{CannonPosition, SOLDIER_VALUE, TOWN_VALUE};
 use crate::games::see_oracle::{check_random_game, exchange_value, SeeOracle};
-use crate::games::{Game, Move, MoveKind, MoveList, Notation};
+use crate::games::{Game, Move, MoveKind, Notation};
 use proptest::prelude::*;
 
 impl SeeOracle for CannonPosition {
     /// The legal moves (every pseudo-legal move is legal: there is no check) that take on `sq`.
-    fn captures_onto(&self, sq: Square, out: &mut MoveList) {
-        let mut all = MoveList::new();
+    fn captures_onto(&self, sq: Square, out: &mut CannonMoves) {
+        let mut all = CannonMoves::new();
         self.legal_moves(&mut all);
         out.extend(
             all.into_iter()

@@ -4,17 +4,18 @@
 use super::see_value;
 use crate::board::{BitWord, Square};
 use crate::games::chess::Chess;
+use crate::games::chess::ChessMoves;
 use crate::games::chess::{
     CannonriderChess, ChessPosition, ChessRules, ChessWord, ChesstoniaChess, Role,
     SwedishCannonChess,
 };
 use crate::games::see_oracle::{check_random_game, exchange_value, SeeOracle};
-use crate::games::{Game, Move, MoveKind, MoveList, Notation};
+use crate::games::{Game, Move, MoveKind, Notation};
 use proptest::prelude::*;
 
 impl<W: ChessWord, R: ChessRules> SeeOracle for ChessPosition<W, R> {
-    fn captures_onto(&self, sq: Square, out: &mut MoveList) {
-        let mut all = MoveList::new();
+    fn captures_onto(&self, sq: Square, out: &mut ChessMoves) {
+        let mut all = ChessMoves::new();
         self.generate_pseudo(&mut all);
         let best = R::PROMOTIONS.first().copied();
         for m in all {
@@ -269,7 +270,7 @@ fn chesstonia_fired_pieces_can_be_lost_and_stones_never() {
 #[test]
 fn see_ge_is_monotone_in_the_threshold() {
     let p = chess("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let mut moves = MoveList::new();
+    let mut moves = ChessMoves::new();
     p.legal_moves(&mut moves);
     for m in moves {
         let v = p.see(m);

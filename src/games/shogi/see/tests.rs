@@ -4,13 +4,14 @@
 use super::see_order;
 use crate::board::Square;
 use crate::games::see_oracle::{check_random_game, exchange_value, SeeOracle};
+use crate::games::shogi::ShogiMoves;
 use crate::games::shogi::{hand_value, role_value, Piece, Role, ShogiPosition};
-use crate::games::{Game, Move, MoveKind, MoveList, Notation};
+use crate::games::{Game, Move, MoveKind, Notation};
 use proptest::prelude::*;
 
 impl SeeOracle for ShogiPosition {
     /// From the move generator's per-piece targets (`targets`), not from `attackers`.
-    fn captures_onto(&self, sq: Square, out: &mut MoveList) {
+    fn captures_onto(&self, sq: Square, out: &mut ShogiMoves) {
         let us = self.side;
         if !self.ours(!us).contains(sq) {
             return;
