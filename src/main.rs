@@ -73,6 +73,8 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Train an NNUE for a variant from scored positions (see docs/nnue.md).
+    Train(cannonade::tools::train::TrainArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -217,6 +219,7 @@ fn main() -> ExitCode {
             seed,
             options,
         }) => run_openings(&variant, count, plies, depth, max_score, seed, &options),
+        Some(Command::Train(args)) => cannonade::tools::train::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

@@ -5,3 +5,4 @@ pub mod bench;
 pub mod legal;
 pub mod r#match;
 pub mod openings;
+pub mod train;
