@@ -66,11 +66,11 @@ impl Network {
     /// move's accumulator and the other side's.
     ///
     /// Each hidden value is clipped to `0..=qa` and squared (at most 255^2 = 65,025), then
-    /// multiplied by its output weight (at most [`MAX_OUT_WEIGHT`](super::MAX_OUT_WEIGHT) = 2,048 in size): a block of
-    /// [`BLOCK`] such products sums to less than 2^31, so each block is summed exactly in `i32`
-    /// lanes (which the compiler vectorises) and the blocks in an `i64`. Both bounds are
-    /// checked when a net is read. The sum is in units of `qa * qa * qb` and is scaled to
-    /// centipawns at the end (rounded toward zero).
+    /// multiplied by its output weight (at most [`MAX_OUT_WEIGHT`](super::MAX_OUT_WEIGHT) =
+    /// 2,048 in size): a block of [`BLOCK`] such products sums to less than 2^31, so each block
+    /// is summed exactly in `i32` lanes (which the compiler vectorises) and the blocks in an
+    /// `i64`. Both bounds are checked when a net is read. The sum is in units of
+    /// `qa * qa * qb` and is scaled to centipawns at the end (rounded toward zero).
     pub fn evaluate(&self, stm: &Accumulator, nstm: &Accumulator) -> i32 {
         let h = self.hidden;
         debug_assert_eq!(stm.values.len(), h);
@@ -154,7 +154,8 @@ impl Accumulator {
         self.values.copy_from_slice(&other.values);
     }
 
-    /// Adds the row of a feature that became active.
+    /// Adds the row of a feature that became active. (Here and below, a feature must be below
+    /// the net's feature count; a larger one panics.)
     #[inline]
     pub fn add(&mut self, net: &Network, feature: u32) {
         let w = net.row(feature);
