@@ -9,6 +9,7 @@
 pub mod board;
 pub mod engine;
 pub mod games;
+pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod tools;

@@ -106,6 +106,8 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Train an NNUE for a variant from scored positions (see docs/nnue.md).
+    Train(cannonade::tools::train::TrainArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -295,6 +297,7 @@ fn main() -> ExitCode {
             };
             run_datagen(&spec, &out)
         }
+        Some(Command::Train(args)) => cannonade::tools::train::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

@@ -6,3 +6,4 @@ pub mod datagen;
 pub mod legal;
 pub mod r#match;
 pub mod openings;
+pub mod train;

@@ -7,6 +7,7 @@ mod eval;
 mod eval_terms;
 mod fen;
 mod movegen;
+pub mod nnue_features;
 mod piece;
 mod position;
 mod rules;

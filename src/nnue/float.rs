@@ -1,0 +1,208 @@
+//! The `f32` network the trainer works on, and its quantisation into a [`Network`].
+
+use super::network::Network;
+use super::{NetError, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
+use crate::board::zobrist::SplitMix64;
+
+/// Feature transformer weights are kept within `[-FT_CLIP, FT_CLIP]` during training, so that
+/// (at `QA = 255`) one weight is at most 505 and any 64 active features sum to at most 32,320:
+/// the `i16` accumulator of a real position cannot overflow.
+pub const FT_CLIP: f32 = 1.98;
+
+/// Output weights are kept within `±MAX_OUT_WEIGHT / QB` during training (±8 at the default
+/// `QB = 256`), so that quantising them never clips.
+pub const OUT_CLIP: f32 = MAX_OUT_WEIGHT as f32 / super::DEFAULT_QB as f32;
+
+/// A feature index as the trainer stores it (`u16`) or a game lists it (`u32`).
+pub trait FeatureIndex: Copy {
+    fn index(self) -> usize;
+}
+
+impl FeatureIndex for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl FeatureIndex for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The network in `f32`: the same shape as [`Network`], with the activation's 1.0 at 1.0 and
+/// the output in units of `scale` centipawns (the trainer's `S`), so that `sigmoid(output)` is
+/// the expected score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    pub features: usize,
+    pub hidden: usize,
+    /// `features * hidden`, feature-major (one row per feature).
+    pub ft_weights: Vec<f32>,
+    pub ft_bias: Vec<f32>,
+    /// `2 * hidden`: side to move's half first.
+    pub out_weights: Vec<f32>,
+    pub out_bias: f32,
+}
+
+/// `dst += src`, element by element. As a function of two slices the compiler knows they do
+/// not overlap (written inline over two `Vec`s it does not, and the loop stays scalar).
+#[inline]
+pub(crate) fn add_assign(dst: &mut [f32], src: &[f32]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d += s;
+    }
+}
+
+/// `sum(screlu(a) * w)`, in [`BLOCK`] running sums added at the end: one running sum would
+/// make every addition wait for the one before (floating-point addition is not reassociated
+/// by the compiler), [`BLOCK`] of them are independent vector lanes.
+#[inline]
+fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; BLOCK];
+    for (a, w) in acc.chunks_exact(BLOCK).zip(w.chunks_exact(BLOCK)) {
+        for i in 0..BLOCK {
+            lanes[i] += screlu(a[i]) * w[i];
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// `clamp(x, 0, 1)^2`, the squared clipped ReLU.
+#[inline(always)]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// A uniform `f32` in `[-1, 1)`.
+pub(crate) fn uniform(rng: &mut SplitMix64) -> f32 {
+    ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+}
+
+impl FloatNetwork {
+    /// A new network with small random weights drawn from `seed`: feature transformer weights
+    /// uniform in `±1/sqrt(features)` (PyTorch's default for a linear layer), output weights in
+    /// `±1/sqrt(2 * hidden)`, biases zero.
+    pub fn new_random(features: usize, hidden: usize, seed: u64) -> FloatNetwork {
+        assert!(features > 0 && features <= MAX_FEATURES, "feature count");
+        assert!(
+            hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(BLOCK),
+            "hidden size"
+        );
+        let mut rng = SplitMix64::new(seed ^ 0x6e6e_7565_696e_6974);
+        let a = 1.0 / (features as f32).sqrt();
+        let b = 1.0 / ((2 * hidden) as f32).sqrt();
+        FloatNetwork {
+            features,
+            hidden,
+            ft_weights: (0..features * hidden)
+                .map(|_| a * uniform(&mut rng))
+                .collect(),
+            ft_bias: vec![0.0; hidden],
+            out_weights: (0..2 * hidden).map(|_| b * uniform(&mut rng)).collect(),
+            out_bias: 0.0,
+        }
+    }
+
+    /// One perspective's pre-activation hidden values: biases plus the rows of `features`.
+    pub fn accumulate<T: FeatureIndex>(&self, features: &[T], out: &mut [f32]) {
+        let h = self.hidden;
+        out.copy_from_slice(&self.ft_bias);
+        for &f in features {
+            add_assign(out, &self.ft_weights[f.index() * h..(f.index() + 1) * h]);
+        }
+    }
+
+    /// The raw output (units of the trainer's scale) from the two accumulators.
+    pub fn output(&self, stm: &[f32], nstm: &[f32]) -> f32 {
+        let (ws, wn) = self.out_weights.split_at(self.hidden);
+        self.out_bias + screlu_dot(stm, ws) + screlu_dot(nstm, wn)
+    }
+
+    /// The raw output for two feature lists.
+    pub fn forward<T: FeatureIndex>(&self, stm: &[T], nstm: &[T]) -> f32 {
+        let mut a = vec![0.0; self.hidden];
+        let mut b = vec![0.0; self.hidden];
+        self.accumulate(stm, &mut a);
+        self.accumulate(nstm, &mut b);
+        self.output(&a, &b)
+    }
+
+    /// The evaluation in centipawns (`output * scale`), for comparison with the quantised net.
+    pub fn evaluate_cp<T: FeatureIndex>(&self, stm: &[T], nstm: &[T], scale: f32) -> f32 {
+        self.forward(stm, nstm) * scale
+    }
+
+    /// The integer net: feature transformer weights and biases times `qa`, output weights times
+    /// `qb`, the output bias times `qa * qb`, each rounded to the nearest integer and clamped to
+    /// its range (`i16` without its minimum, `±MAX_OUT_WEIGHT`, `i32`). The report counts the
+    /// values that had to be clamped.
+    pub fn quantise(
+        &self,
+        variant: &str,
+        qa: u16,
+        qb: u16,
+        scale: u32,
+    ) -> Result<(Network, QuantReport), NetError> {
+        let mut report = QuantReport::default();
+        let mut q16 = |x: f32, by: f32, limit: i16| -> i16 {
+            let v = (x * by).round();
+            let limit = f32::from(limit);
+            if v > limit || v < -limit {
+                report.clipped += 1;
+            }
+            v.clamp(-limit, limit) as i16
+        };
+        let (fa, fb) = (f32::from(qa), f32::from(qb));
+        let ft_weights = self
+            .ft_weights
+            .iter()
+            .map(|&w| q16(w, fa, i16::MAX))
+            .collect();
+        let ft_bias = self.ft_bias.iter().map(|&w| q16(w, fa, i16::MAX)).collect();
+        let out_weights = self
+            .out_weights
+            .iter()
+            .map(|&w| q16(w, fb, MAX_OUT_WEIGHT))
+            .collect();
+        let bias = (f64::from(self.out_bias) * f64::from(qa) * f64::from(qb)).round();
+        if bias > f64::from(i32::MAX) || bias < f64::from(i32::MIN) {
+            report.clipped += 1;
+        }
+        let out_bias = bias.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+        report.total = self.ft_weights.len() + self.ft_bias.len() + self.out_weights.len() + 1;
+        report.at_clip = self
+            .ft_weights
+            .iter()
+            .filter(|w| w.abs() >= FT_CLIP * 0.999)
+            .count();
+        let net = Network {
+            variant: variant.to_string(),
+            features: self.features,
+            hidden: self.hidden,
+            qa,
+            qb,
+            scale,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        };
+        net.validate()?;
+        Ok((net, report))
+    }
+}
+
+/// What quantisation did to the weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuantReport {
+    /// Weights and biases quantised.
+    pub total: usize,
+    /// Values outside their integer type, clamped to its range.
+    pub clipped: usize,
+    /// Feature transformer weights that training held at `±FT_CLIP`.
+    pub at_clip: usize,
+}

@@ -1,0 +1,395 @@
+//! Tests of the network core: quantisation against the float net, the file format, the
+//! accumulator, and training on a synthetic problem with a known answer.
+
+use super::float::uniform;
+use super::train::{self, Dataset, Silent, TrainConfig};
+use super::*;
+use crate::board::zobrist::SplitMix64;
+
+/// A float net with weights in the ranges trained nets show: feature transformer weights in
+/// ±0.3, its biases in ±0.2, output weights in ±0.5, output bias in ±0.3.
+fn random_float_net(features: usize, hidden: usize, seed: u64) -> FloatNetwork {
+    let mut rng = SplitMix64::new(seed);
+    let mut net = FloatNetwork::new_random(features, hidden, seed);
+    net.ft_weights
+        .iter_mut()
+        .for_each(|w| *w = 0.3 * uniform(&mut rng));
+    net.ft_bias
+        .iter_mut()
+        .for_each(|w| *w = 0.2 * uniform(&mut rng));
+    net.out_weights
+        .iter_mut()
+        .for_each(|w| *w = 0.5 * uniform(&mut rng));
+    net.out_bias = 0.3 * uniform(&mut rng);
+    net
+}
+
+/// `n` distinct random features below `features`.
+fn random_features(rng: &mut SplitMix64, features: usize, n: usize) -> Vec<u32> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let f = (rng.next_u64() % features as u64) as u32;
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+fn quantised(net: &FloatNetwork, variant: &str) -> Network {
+    net.quantise(variant, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .expect("quantises")
+        .0
+}
+
+/// Quantised against float centipawns over random positions of 32 active features per side:
+/// `(worst error, mean error, mean |float score|)`.
+fn quantisation_errors(float: &FloatNetwork, net: &Network, seed: u64) -> (f32, f32, f32) {
+    let mut rng = SplitMix64::new(seed);
+    let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
+    let n = 500;
+    for _ in 0..n {
+        let stm = random_features(&mut rng, float.features, 32);
+        let nstm = random_features(&mut rng, float.features, 32);
+        let f = float.evaluate_cp(&stm, &nstm, net.scale() as f32);
+        let q = net.evaluate_features(&stm, &nstm) as f32;
+        worst = worst.max((q - f).abs());
+        total += (q - f).abs();
+        spread += f.abs();
+    }
+    (worst, total / n as f32, spread / n as f32)
+}
+
+/// The stated tolerance: the quantised net's score is within 1.5% of the typical score size on
+/// average and within 5% on every input. Where it comes from: rounding a feature transformer
+/// weight to 1/255 errs by up to 0.002, so a hidden value summed from 33 rows errs by about
+/// 0.0065 (standard deviation); through the square (derivative 2a) and output weights of
+/// typical size 0.3 over the ~180 hidden units in the squared range, the output errs by about
+/// 0.03 units, 12 cp at 400 cp per unit, on scores averaging about 870 cp with these weights.
+/// The output weights' rounding to 1/256 adds about a third of that.
+#[test]
+fn quantised_net_matches_the_float_net() {
+    let float = random_float_net(768, 256, 7);
+    let (net, report) = float
+        .quantise("chess", DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .unwrap();
+    assert_eq!(report.clipped, 0);
+    let (worst, mean, spread) = quantisation_errors(&float, &net, 11);
+    eprintln!("quantisation: worst {worst:.1} cp, mean {mean:.2} cp, mean |score| {spread:.0} cp");
+    // The inputs must give scores of real size, or the comparison says little.
+    assert!(spread > 300.0, "mean |score| {spread}");
+    assert!(mean <= 0.015 * spread, "mean error {mean} cp");
+    assert!(worst <= 0.05 * spread, "worst error {worst} cp");
+}
+
+#[test]
+fn evaluation_is_exact_at_the_extremes() {
+    // Every hidden value clipped at QA and every output weight at its limit: the largest sums
+    // a file can produce, which must not overflow.
+    let hidden = MAX_HIDDEN;
+    let mut net = quantised(&FloatNetwork::new_random(4, hidden, 1), "chess");
+    net.ft_bias.fill(i16::MAX);
+    let a = Accumulator::new(&net);
+    let qa = i64::from(net.qa);
+    for (w, b) in [(MAX_OUT_WEIGHT, i32::MAX), (-MAX_OUT_WEIGHT, i32::MIN)] {
+        net.out_weights.fill(w);
+        net.out_bias = b;
+        net.validate().unwrap();
+        let expected = (2 * hidden as i64 * qa * qa * i64::from(w) + i64::from(b) * qa)
+            * i64::from(net.scale)
+            / (qa * qa * i64::from(net.qb));
+        assert_eq!(i64::from(net.evaluate(&a, &a)), expected);
+    }
+    // One step beyond is refused when the net is read.
+    net.out_weights[7] = MAX_OUT_WEIGHT + 1;
+    let e = Network::from_bytes(&net.to_bytes()).unwrap_err();
+    assert!(e.to_string().contains("output weight 2049"), "{e}");
+}
+
+#[test]
+fn incremental_updates_equal_a_refresh() {
+    let features = 200;
+    let net = quantised(&random_float_net(features, 64, 3), "chess");
+    let mut rng = SplitMix64::new(5);
+    let mut active = random_features(&mut rng, features, 20);
+    let mut acc = Accumulator::new(&net);
+    acc.refresh(&net, &active);
+    for step in 0..2000 {
+        match rng.next_u64() % 3 {
+            0 if active.len() < 60 => {
+                let f = (rng.next_u64() % features as u64) as u32;
+                if !active.contains(&f) {
+                    active.push(f);
+                    acc.add(&net, f);
+                }
+            }
+            1 if !active.is_empty() => {
+                let i = (rng.next_u64() % active.len() as u64) as usize;
+                acc.remove(&net, active.swap_remove(i));
+            }
+            _ if !active.is_empty() => {
+                // A quiet move: one feature out, another in.
+                let i = (rng.next_u64() % active.len() as u64) as usize;
+                let f = (rng.next_u64() % features as u64) as u32;
+                if !active.contains(&f) {
+                    let old = std::mem::replace(&mut active[i], f);
+                    acc.add_remove(&net, f, old);
+                }
+            }
+            _ => {}
+        }
+        let mut fresh = Accumulator::new(&net);
+        fresh.refresh(&net, &active);
+        assert_eq!(acc, fresh, "after step {step}");
+    }
+}
+
+#[test]
+fn incremental_updates_wrap_like_a_refresh() {
+    // Weights so large that partial sums leave the i16 range: wrapping arithmetic still makes
+    // the order of additions irrelevant.
+    let mut net = quantised(&FloatNetwork::new_random(8, 16, 2), "chess");
+    net.ft_weights.fill(30_000);
+    let mut acc = Accumulator::new(&net);
+    for f in 0..8 {
+        acc.add(&net, f);
+    }
+    for f in [3, 5] {
+        acc.remove(&net, f);
+    }
+    let mut fresh = Accumulator::new(&net);
+    fresh.refresh(&net, &[0, 1, 2, 4, 6, 7]);
+    assert_eq!(acc, fresh);
+}
+
+#[test]
+fn a_net_round_trips_through_bytes_and_files() {
+    let net = quantised(&random_float_net(100, 32, 9), "cannonshogi");
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), 64 + 2 * 100 * 32 + 2 * 32 + 4 * 32 + 8);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    let dir = std::env::temp_dir().join(format!("cannonade-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("roundtrip.nnue");
+    net.save(&path).unwrap();
+    let loaded = Network::load_for(&path, "cannonshogi", 100).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut rng = SplitMix64::new(4);
+    for _ in 0..100 {
+        let stm = random_features(&mut rng, 100, 30);
+        let nstm = random_features(&mut rng, 100, 30);
+        assert_eq!(
+            loaded.evaluate_features(&stm, &nstm),
+            net.evaluate_features(&stm, &nstm)
+        );
+    }
+    // From a 'static slice, as an embedded net will be.
+    let embedded: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    assert_eq!(Network::from_bytes(embedded).unwrap(), net);
+}
+
+#[test]
+fn damaged_or_foreign_files_are_refused() {
+    let net = quantised(&random_float_net(50, 16, 1), "chess");
+    let bytes = net.to_bytes();
+    let expect = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+
+    // Cut anywhere: after the header, in the middle of the weights, one byte short, in the
+    // header.
+    for keep in [64, bytes.len() / 2, bytes.len() - 1, 30] {
+        let e = expect(&bytes[..keep]);
+        assert_eq!(
+            e,
+            NetError::Truncated {
+                expected: if keep < 68 { 68 } else { bytes.len() },
+                found: keep
+            }
+        );
+        assert!(e.to_string().contains("truncated"), "{e}");
+    }
+    assert_eq!(expect(&bytes[..5]), NetError::TooShort { len: 5 });
+
+    // A changed weight byte, and a changed checksum byte.
+    for at in [100, bytes.len() - 2] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let e = expect(&b);
+        assert!(matches!(e, NetError::Checksum { .. }), "{e:?}");
+        assert!(e.to_string().contains("corrupted"), "{e}");
+    }
+
+    // Damaged header fields are named.
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert_eq!(expect(&b), NetError::BadMagic);
+    let mut b = bytes.clone();
+    b[8] = 2;
+    assert_eq!(expect(&b), NetError::UnsupportedVersion { found: 2 });
+    let mut b = bytes.clone();
+    b[48] = 17; // hidden size 17
+    let e = expect(&b);
+    assert!(e.to_string().contains("hidden size 17"), "{e}");
+    let mut b = bytes.clone();
+    b[44] = 51; // one feature more than the weights hold
+    assert!(matches!(expect(&b), NetError::Truncated { .. }));
+    let mut b = bytes.clone();
+    b.push(0);
+    assert!(matches!(expect(&b), NetError::TrailingData { .. }));
+    let mut b = bytes.clone();
+    b[12] = b'C'; // the variant name changed: caught by the checksum
+    assert!(matches!(expect(&b), NetError::Checksum { .. }));
+
+    // Intact, but for another game.
+    let e = Network::from_bytes_for(&bytes, "cannonshogi", 50).unwrap_err();
+    assert_eq!(
+        e,
+        NetError::WrongVariant {
+            expected: "cannonshogi".into(),
+            found: "chess".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the net was trained for variant 'chess', not 'cannonshogi'"
+    );
+    let e = Network::from_bytes_for(&bytes, "chess", 768).unwrap_err();
+    assert_eq!(
+        e,
+        NetError::WrongFeatureCount {
+            expected: 768,
+            found: 50
+        }
+    );
+    assert!(Network::from_bytes_for(&bytes, "chess", 50).is_ok());
+
+    let e = Network::load(std::path::Path::new("/nonexistent/x.nnue")).unwrap_err();
+    assert!(matches!(e, NetError::Io { .. }));
+    assert!(e.to_string().contains("/nonexistent/x.nnue"), "{e}");
+}
+
+/// A problem a net of this shape can learn exactly: each of 64 features has a value, and the
+/// score is the sum over the side to move's features minus the sum over the other side's.
+fn synthetic_data(n: usize, seed: u64) -> Dataset {
+    let features = 64;
+    let mut rng = SplitMix64::new(seed);
+    let values: Vec<f32> = (0..features).map(|_| 120.0 * uniform(&mut rng)).collect();
+    let mut data = Dataset::new(features);
+    for _ in 0..n {
+        let k = 4 + (rng.next_u64() % 12) as usize;
+        let stm = random_features(&mut rng, features, k);
+        let k = 4 + (rng.next_u64() % 12) as usize;
+        let nstm = random_features(&mut rng, features, k);
+        let score = stm.iter().map(|&f| values[f as usize]).sum::<f32>()
+            - nstm.iter().map(|&f| values[f as usize]).sum::<f32>();
+        // A result drawn with the probability the score gives.
+        let p = 1.0 / (1.0 + (-score / 400.0).exp());
+        let u = (uniform(&mut rng) + 1.0) / 2.0;
+        let result = if u < p { 1 } else { -1 };
+        data.push(&stm, &nstm, score.round() as i16, result)
+            .unwrap();
+    }
+    data
+}
+
+fn small_config() -> TrainConfig {
+    TrainConfig {
+        hidden: 32,
+        epochs: 12,
+        batch: 128,
+        lr: 0.01,
+        wdl: 0.0,
+        validation: 0.1,
+        seed: 3,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn training_learns_a_learnable_problem() {
+    let data = synthetic_data(3000, 21);
+    let out = train::train(&data, &small_config(), "chess", &mut Silent).unwrap();
+    let start = out.epochs[0].validation_loss.unwrap();
+    let end = out.float_validation_loss.unwrap();
+    let quantised = out.quantised_validation_loss.unwrap();
+    eprintln!("validation loss {start:.5} -> {end:.5} (quantised {quantised:.5})");
+    assert!(end < start / 10.0, "validation loss {start} -> {end}");
+    // The quantised net is as good as the float one, give or take rounding.
+    assert!(quantised < end * 1.2 + 1e-5, "{quantised} vs {end}");
+    assert_eq!(out.quantisation.clipped, 0);
+    // On the positions it was trained on, the quantised net scores what the float net does,
+    // within the tolerance of `quantised_net_matches_the_float_net`.
+    let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
+    for i in 0..data.len() {
+        let (stm, nstm) = data.features(i);
+        let f = out.float.evaluate_cp(stm, nstm, DEFAULT_SCALE as f32);
+        let stm: Vec<u32> = stm.iter().map(|&x| u32::from(x)).collect();
+        let nstm: Vec<u32> = nstm.iter().map(|&x| u32::from(x)).collect();
+        let q = out.network.evaluate_features(&stm, &nstm) as f32;
+        worst = worst.max((q - f).abs());
+        total += (q - f).abs();
+        spread += f.abs();
+    }
+    let (mean, spread) = (total / data.len() as f32, spread / data.len() as f32);
+    eprintln!("trained net: worst {worst:.1} cp, mean {mean:.2} cp, mean |score| {spread:.0} cp");
+    assert!(mean <= 0.015 * spread && worst <= 0.05 * spread);
+    assert_eq!(out.train_positions + out.validation_positions, 3000);
+    assert_eq!(out.validation_positions, 300);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_net_on_any_number_of_threads() {
+    let data = synthetic_data(600, 8);
+    let cfg = TrainConfig {
+        epochs: 2,
+        wdl: 0.3,
+        ..small_config()
+    };
+    let run = |threads: usize, seed: u64| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let cfg = TrainConfig {
+            seed,
+            ..cfg.clone()
+        };
+        pool.install(|| train::train(&data, &cfg, "chess", &mut Silent))
+            .unwrap()
+            .network
+            .to_bytes()
+    };
+    let one = run(1, 3);
+    assert_eq!(one, run(1, 3));
+    assert_eq!(one, run(3, 3));
+    assert_ne!(one, run(1, 4), "another seed must give another net");
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let data = synthetic_data(50, 1);
+    let bad = [
+        TrainConfig {
+            hidden: 20,
+            ..small_config()
+        },
+        TrainConfig {
+            batch: 0,
+            ..small_config()
+        },
+        TrainConfig {
+            wdl: 1.5,
+            ..small_config()
+        },
+        TrainConfig {
+            validation: 1.0,
+            ..small_config()
+        },
+    ];
+    for cfg in bad {
+        assert!(train::train(&data, &cfg, "chess", &mut Silent).is_err());
+    }
+    let mut d = Dataset::new(10);
+    assert!(d.push(&[10], &[], 0, 0).is_err(), "feature out of range");
+    assert!(d.push(&[1], &[2], 0, 2).is_err(), "result out of range");
+}

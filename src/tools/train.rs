@@ -1,0 +1,429 @@
+//! `cannonade train`: reads scored positions, turns them into the variant's NNUE features with
+//! the game's own FEN reader, trains a net ([`crate::nnue::train`]) and writes the net file.
+//!
+//! Two hooks for work still to come are marked in this file:
+//! - `HOOK(datagen)` in [`open_records`]: `cannonade datagen`'s binary files are to be read with
+//!   its `DataReader`; until then the trainer reads the text format below.
+//! - `HOOK(features)` in [`features_for`]: each game type that implements
+//!   [`NnueFeatures`] is listed there (only orthodox chess so far).
+//!
+//! Text format (one position per line; blank lines and lines starting with `#` are skipped):
+//! `FEN | score | result`, the score in centipawns and the result (1 win, 0 draw, -1 loss) both
+//! from the side to move's point of view, e.g.
+//! `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -35 | 0`.
+
+use crate::engine::registry::{self, VariantInfo};
+use crate::games::chess::Chess;
+use crate::games::Game;
+use crate::nnue::train::{
+    self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
+};
+use crate::nnue::{NnueFeatures, DEFAULT_HIDDEN, DEFAULT_SCALE};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The options of `cannonade train` (see `docs/nnue.md`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// Variant name (see `cannonade variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// A file of scored positions; may be repeated.
+    #[arg(long = "data", required = true, value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+    /// Where to write the net.
+    #[arg(long, value_name = "NET")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = train::DEFAULT_EPOCHS)]
+    pub epochs: usize,
+    /// Hidden units per perspective (a multiple of 16).
+    #[arg(long, default_value_t = DEFAULT_HIDDEN)]
+    pub hidden: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = train::DEFAULT_BATCH)]
+    pub batch: usize,
+    /// Adam's initial learning rate (it decays along a cosine to 5% of it).
+    #[arg(long, default_value_t = train::DEFAULT_LR)]
+    pub lr: f32,
+    /// λ, the weight of the game result in the loss (0: search score only).
+    #[arg(long, default_value_t = train::DEFAULT_WDL)]
+    pub wdl: f32,
+    /// S, centipawns per unit of the net's output: the loss compares sigmoid(cp / S).
+    #[arg(long, default_value_t = DEFAULT_SCALE)]
+    pub scale: u32,
+    /// Fraction of the positions held out to measure the validation loss.
+    #[arg(long, default_value_t = train::DEFAULT_VALIDATION)]
+    pub validation: f64,
+    /// Seed of the split, the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: all the machine's cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Reads a FEN with the game's own reader and lists its features.
+struct GameFeatures<G>(G);
+
+impl<G: Game + NnueFeatures> PositionFeatures for GameFeatures<G> {
+    fn feature_count(&self) -> usize {
+        self.0.feature_count()
+    }
+
+    fn features(&self, fen: &str, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) -> Result<(), String> {
+        let pos = self.0.with_fen(fen).map_err(|e| e.to_string())?;
+        let side = pos.side_to_move();
+        stm.clear();
+        nstm.clear();
+        pos.active_features(side, stm);
+        pos.active_features(!side, nstm);
+        Ok(())
+    }
+}
+
+/// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
+pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFeatures>, String> {
+    // HOOK(features): every game type implementing `NnueFeatures` goes in this list; a type
+    // answers for the variants whose registry entry it can start (`new_game` refuses others).
+    if let Ok(start) = variant.new_game::<Chess>() {
+        return Ok(Box::new(GameFeatures(start)));
+    }
+    Err(format!(
+        "variant '{}' has no NNUE input features yet (so far only orthodox chess has them)",
+        variant.game.name
+    ))
+}
+
+/// Reads one line of the text format: `None` for a blank or comment line.
+pub fn parse_text_record(line: &str) -> Result<Option<TrainingRecord>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [fen, score, result] = fields[..] else {
+        return Err(format!(
+            "expected 'FEN | score | result', found {} field(s)",
+            fields.len()
+        ));
+    };
+    if fen.is_empty() {
+        return Err("empty FEN".into());
+    }
+    let score = score
+        .parse::<i16>()
+        .map_err(|_| format!("score '{score}' is not a whole number of centipawns in i16"))?;
+    let result = match result {
+        "1" => 1,
+        "0" => 0,
+        "-1" => -1,
+        r => return Err(format!("result '{r}' is not 1, 0 or -1")),
+    };
+    Ok(Some(TrainingRecord {
+        fen: fen.to_string(),
+        score,
+        result,
+    }))
+}
+
+/// One line of the text format (without the line end).
+pub fn text_record(r: &TrainingRecord) -> String {
+    format!("{} | {} | {}", r.fen, r.score, r.result)
+}
+
+/// The records of one data file, in order.
+pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Send>;
+
+/// Opens a data file of scored positions.
+pub fn open_records(path: &Path) -> Result<Records, String> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    // HOOK(datagen): when the file starts with the magic of `cannonade datagen`'s format, read
+    // it with `tools::datagen::DataReader` instead, mapping each of its records (FEN, score,
+    // result) to a `TrainingRecord`. Until then every file is read as text.
+    let lines = BufReader::new(file).lines().enumerate();
+    Ok(Box::new(lines.filter_map(move |(i, line)| {
+        let at = |e: String| format!("{name} line {}: {e}", i + 1);
+        match line {
+            Err(e) => Some(Err(at(e.to_string()))),
+            Ok(line) => parse_text_record(&line).map_err(at).transpose(),
+        }
+    })))
+}
+
+/// Every record of several files, one file after another.
+pub fn open_all(paths: &[PathBuf]) -> Result<Records, String> {
+    let files = paths
+        .iter()
+        .map(|p| open_records(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Box::new(files.into_iter().flatten()))
+}
+
+/// Stand-in data until `cannonade datagen` exists: positions from random games of `variant`
+/// (from ply 8 on, one in three), each labelled with the hand-written static evaluation and
+/// the random game's result (a draw after 300 plies), both from the side to move's view. Good
+/// for exercising the trainer and measuring its speed (the net learns to imitate the
+/// evaluation), not for a net worth playing with. The same seed gives the same records.
+pub fn random_play_records(
+    variant: &'static VariantInfo,
+    count: usize,
+    seed: u64,
+) -> Vec<TrainingRecord> {
+    use crate::board::zobrist::SplitMix64;
+    use crate::games::Notation;
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut session = variant.new_session();
+        let mut kept = Vec::new();
+        let mut winner = None;
+        for ply in 0..300 {
+            if let Some(o) = session.outcome() {
+                winner = o.winner(session.side_to_move());
+                break;
+            }
+            if ply >= 8 && rng.next_u64().is_multiple_of(3) {
+                let score = session.evaluate().clamp(-3000, 3000) as i16;
+                kept.push((session.fen(), score, session.side_to_move()));
+            }
+            let moves = session.legal_moves(Notation::Uci);
+            let pick = &moves[(rng.next_u64() % moves.len() as u64) as usize];
+            session.play(pick, Notation::Uci).expect("a legal move");
+        }
+        for (fen, score, side) in kept {
+            let result = match winner {
+                None => 0,
+                Some(w) if w == side => 1,
+                Some(_) => -1,
+            };
+            out.push(TrainingRecord { fen, score, result });
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// At most this many features active in one perspective keep the `i16` accumulator safe with
+/// weights within `±FT_CLIP` (1.98 * 255 = 505 per feature; 64 * 505 < 32,767).
+const SAFE_ACTIVE: usize = 63;
+
+fn duration(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}m{:02}s", s / 60, s % 60)
+}
+
+/// One epoch's line of the output.
+pub fn epoch_line(r: &EpochReport) -> String {
+    let width = r.epochs.to_string().len();
+    let validation = r
+        .validation_loss
+        .map_or("-".to_string(), |l| format!("{l:.6}"));
+    match r.train_loss {
+        None => format!(
+            "epoch {:>width$}/{}: validation loss {validation} (untrained)",
+            r.epoch, r.epochs
+        ),
+        Some(train) => format!(
+            "epoch {:>width$}/{}: train loss {train:.6}, validation loss {validation}, {:.0} \
+             positions/s, {} elapsed, lr {:.2e}",
+            r.epoch,
+            r.epochs,
+            r.positions_per_second,
+            duration(r.elapsed),
+            r.lr
+        ),
+    }
+}
+
+/// The run's output: lines on stdout and, on a terminal, a bar for the epoch in progress on
+/// stderr.
+struct Console {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+}
+
+impl Console {
+    fn new(quiet: bool) -> Console {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:30.cyan/blue}] {pos}/{len} positions, {per_sec}, ETA {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        Console { bar, quiet }
+    }
+
+    fn say(&self, text: &str) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.suspend(|| println!("{text}")),
+            None => println!("{text}"),
+        }
+    }
+
+    fn end(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl TrainObserver for Console {
+    fn batch(&mut self, epoch: usize, done: usize, total: usize) {
+        if let Some(bar) = &self.bar {
+            if bar.length() != Some(total as u64) || done < bar.position() as usize {
+                bar.reset();
+                bar.set_length(total as u64);
+                bar.set_message(format!("epoch {epoch}"));
+            }
+            bar.set_position(done as u64);
+        }
+    }
+
+    fn epoch(&mut self, report: &EpochReport) {
+        self.say(&epoch_line(report));
+    }
+}
+
+/// Runs `cannonade train`.
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    let variant = registry::find(&args.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (see `cannonade variants`)",
+            args.variant
+        )
+    })?;
+    let source = features_for(variant)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let cfg = TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        wdl: args.wdl,
+        scale: args.scale,
+        validation: args.validation,
+        seed: args.seed,
+    };
+    let mut console = Console::new(args.quiet);
+    pool.install(|| {
+        let started = Instant::now();
+        let records = open_all(&args.data)?;
+        let data = Dataset::from_records(records, source.as_ref(), |n| {
+            if let Some(bar) = &console.bar {
+                bar.set_message(format!("read {n} positions"));
+                bar.tick();
+            }
+        })?;
+        console.say(&format!(
+            "read {} positions of {} from {} file(s) in {:.1} s: {:.1} features per side on \
+             average, at most {}; {} threads",
+            data.len(),
+            variant.game.name,
+            args.data.len(),
+            started.elapsed().as_secs_f64(),
+            data.mean_active(),
+            data.max_active(),
+            threads
+        ));
+        if data.max_active() > SAFE_ACTIVE {
+            console.say(&format!(
+                "warning: {} features active at once may overflow the i16 accumulator (safe \
+                 up to {SAFE_ACTIVE})",
+                data.max_active()
+            ));
+        }
+        let out = train::train(&data, &cfg, variant.game.name, &mut console)?;
+        console.end();
+        out.network.save(&args.out).map_err(|e| e.to_string())?;
+        let q = &out.quantisation;
+        console.say(&format!(
+            "quantised {} values: {} clipped to their integer range, {} feature weights held \
+             at the training clip",
+            q.total, q.clipped, q.at_clip
+        ));
+        if let (Some(f), Some(q)) = (out.float_validation_loss, out.quantised_validation_loss) {
+            console.say(&format!(
+                "validation loss: float net {f:.6}, quantised net {q:.6}"
+            ));
+        }
+        console.say(&format!(
+            "wrote {} ({} features, {} hidden, {} training and {} validation positions, {})",
+            args.out.display(),
+            out.network.feature_count(),
+            out.network.hidden(),
+            out.train_positions,
+            out.validation_positions,
+            duration(started.elapsed())
+        ));
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::registry::VARIANTS;
+
+    #[test]
+    fn text_records_round_trip_and_bad_lines_are_named() {
+        let r = TrainingRecord {
+            fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+            score: -35,
+            result: 0,
+        };
+        assert_eq!(parse_text_record(&text_record(&r)), Ok(Some(r)));
+        assert_eq!(parse_text_record("  # a comment"), Ok(None));
+        assert_eq!(parse_text_record(""), Ok(None));
+        for (line, says) in [
+            ("8/8/8/8/8/8/8/8 w - - 0 1 | 12", "2 field"),
+            ("8/8/8/8/8/8/8/8 w - - 0 1 | x | 0", "score 'x'"),
+            ("8/8/8/8/8/8/8/8 w - - 0 1 | 40000 | 0", "score '40000'"),
+            ("8/8/8/8/8/8/8/8 w - - 0 1 | 1 | 0.5", "result '0.5'"),
+        ] {
+            let e = parse_text_record(line).unwrap_err();
+            assert!(e.contains(says), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn only_orthodox_chess_has_features_so_far() {
+        for v in VARIANTS {
+            let found = features_for(v);
+            assert_eq!(found.is_ok(), v.game.name == "chess", "{}", v.game.name);
+        }
+        let chess = features_for(registry::find("chess").unwrap()).unwrap();
+        assert_eq!(chess.feature_count(), 768);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        chess
+            .features(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                &mut a,
+                &mut b,
+            )
+            .unwrap();
+        assert_eq!((a.len(), b.len()), (32, 32));
+        assert!(chess.features("not a fen", &mut a, &mut b).is_err());
+    }
+}

@@ -1,0 +1,165 @@
+//! `cannonade train` end to end on orthodox chess: positions from random games labelled with
+//! the hand-written evaluation (the stand-in for `cannonade datagen`'s data), trained into a
+//! net file that loads for chess and only for chess, the same bytes from the same seed.
+
+use cannonade::engine::registry;
+use cannonade::games::chess::nnue_features::CHESS_FEATURES;
+use cannonade::nnue::{NetError, Network};
+use cannonade::tools::train::{random_play_records, text_record};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cannonade-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_chess_data(path: &Path, count: usize) {
+    let chess = registry::find("chess").unwrap();
+    let text: String = random_play_records(chess, count, 42)
+        .iter()
+        .map(|r| text_record(r) + "\n")
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+fn train(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        .arg("train")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The validation losses of the epoch lines, in order.
+fn validation_losses(stdout: &str) -> Vec<f64> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| {
+            let rest = &l[l.find("validation loss ").unwrap() + 16..];
+            rest.split([' ', ',']).next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
+    let dir = scratch("nnue-train");
+    let data = dir.join("chess.txt");
+    write_chess_data(&data, 3000);
+    let data = data.to_str().unwrap();
+    let run = |out: &str, threads: &str| {
+        let out = dir.join(out);
+        let o = train(&[
+            "--variant",
+            "chess",
+            "--data",
+            data,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "4",
+            "--hidden",
+            "32",
+            "--batch",
+            "128",
+            "--lr",
+            "0.005",
+            "--wdl",
+            "0",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+        ]);
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (std::fs::read(out).unwrap(), stdout)
+    };
+    let (one, stdout) = run("a.nnue", "1");
+    let (two, _) = run("b.nnue", "2");
+    assert_eq!(
+        one, two,
+        "the same seed must give the same net on 1 and 2 threads"
+    );
+
+    assert!(stdout.contains("read 3000 positions of chess"), "{stdout}");
+    assert!(stdout.contains("epoch 4/4: train loss"), "{stdout}");
+    assert!(stdout.contains("0 clipped"), "{stdout}");
+    let losses = validation_losses(&stdout);
+    assert_eq!(losses.len(), 5, "{stdout}");
+    assert!(
+        losses[4] < losses[0] * 0.8,
+        "the validation loss must fall: {losses:?}"
+    );
+
+    let path = dir.join("a.nnue");
+    let net = Network::load_for(&path, "chess", CHESS_FEATURES).unwrap();
+    assert_eq!((net.hidden(), net.variant()), (32, "chess"));
+    assert!(matches!(
+        Network::load_for(&path, "cannonshogi", CHESS_FEATURES),
+        Err(NetError::WrongVariant { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_refuses_what_it_cannot_use_and_says_why() {
+    let dir = scratch("nnue-refuse");
+    let out = dir.join("x.nnue");
+    let out = out.to_str().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -30 | 0\n";
+    let shogi = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w 0 1 | 0 | 0\n";
+    let bad_line = file("bad.txt", &format!("{good}x | 1\n"));
+    let other_game = file("shogi.txt", &format!("{good}{good}{shogi}"));
+    let one = file("one.txt", good);
+    let cases: [(Vec<&str>, &str); 6] = [
+        (
+            vec!["--variant", "nosuchgame", "--data", "x"],
+            "unknown variant 'nosuchgame'",
+        ),
+        (
+            vec!["--variant", "cannonshogi", "--data", "x"],
+            "no NNUE input features",
+        ),
+        (
+            vec!["--variant", "chess", "--data", "/nonexistent/data.txt"],
+            "/nonexistent/data.txt",
+        ),
+        (
+            vec!["--variant", "chess", "--data", &bad_line],
+            "bad.txt line 2: expected 'FEN | score | result'",
+        ),
+        (
+            vec!["--variant", "chess", "--data", &other_game],
+            "record 3 (lnsgkgsnl",
+        ),
+        (
+            vec!["--variant", "chess", "--data", &one, "--hidden", "24"],
+            "--hidden 24",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut args = args;
+        args.extend(["--out", out, "--epochs", "1"]);
+        let o = train(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!Path::new(out).exists(), "{args:?} wrote a net");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
