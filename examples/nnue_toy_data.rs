@@ -1,4 +1,5 @@
-//! Writes stand-in training data for `cannonade train` until `cannonade datagen` exists:
+//! Writes quick stand-in training data for `cannonade train` without a search (real data comes
+//! from `cannonade datagen`):
 //! positions from random games labelled with the hand-written evaluation and the random game's
 //! result (see `cannonade::tools::train::random_play_records`), in the trainer's text format.
 //!

@@ -1,6 +1,7 @@
 //! `cannonade train` end to end on orthodox chess: positions from random games labelled with
-//! the hand-written evaluation (the stand-in for `cannonade datagen`'s data), trained into a
-//! net file that loads for chess and only for chess, the same bytes from the same seed.
+//! the hand-written evaluation (a quick stand-in for `cannonade datagen`'s data, also written
+//! in its format), trained into a net file that loads for chess and only for chess, the same
+//! bytes from the same seed.
 
 use cannonade::engine::registry;
 use cannonade::games::chess::nnue_features::CHESS_FEATURES;
@@ -161,5 +162,72 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(!Path::new(out).exists(), "{args:?} wrote a net");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_reads_datagen_files() {
+    use cannonade::tools::datagen::{GameResult, Header, Record};
+    let dir = scratch("nnue-datagen");
+    let chess = registry::find("chess").unwrap();
+    let header = |variant: &str| Header {
+        variant: variant.into(),
+        settings: "test".into(),
+    };
+    let mut bytes = header("chess").encode().unwrap();
+    for (i, r) in random_play_records(chess, 500, 3).into_iter().enumerate() {
+        Record {
+            fen: r.fen,
+            score: r.score,
+            result: GameResult::from_i8(r.result).unwrap(),
+            game: i as u32 / 10,
+            game_end: i % 10 == 9,
+        }
+        .encode_into(&mut bytes)
+        .unwrap();
+    }
+    let data = dir.join("chess.data");
+    std::fs::write(&data, &bytes).unwrap();
+    let out = dir.join("d.nnue");
+    let o = train(&[
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--batch",
+        "64",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("read 500 positions of chess"), "{stdout}");
+    // A data file of another variant is refused by name.
+    let mut other = header("cannonshogi").encode().unwrap();
+    other.extend_from_slice(&bytes[header("chess").encode().unwrap().len()..]);
+    let wrong = dir.join("shogi.data");
+    std::fs::write(&wrong, &other).unwrap();
+    let o = train(&[
+        "--variant",
+        "chess",
+        "--data",
+        wrong.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("for variant 'cannonshogi', not 'chess'"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

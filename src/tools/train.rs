@@ -1,11 +1,11 @@
 //! `cannonade train`: reads scored positions, turns them into the variant's NNUE features with
 //! the game's own FEN reader, trains a net ([`crate::nnue::train`]) and writes the net file.
 //!
-//! Two hooks for work still to come are marked in this file:
-//! - `HOOK(datagen)` in [`open_records`]: `cannonade datagen`'s binary files are to be read with
-//!   its `DataReader`; until then the trainer reads the text format below.
-//! - `HOOK(features)` in [`features_for`]: each game type that implements
-//!   [`NnueFeatures`] is listed there (only orthodox chess so far).
+//! Data files are `cannonade datagen`'s binary files (read with its `DataReader`) or a text
+//! format, told apart by their first byte ([`open_records`]).
+//!
+//! `HOOK(features)` in [`features_for`] marks the work still to come: each game type that
+//! implements [`NnueFeatures`] is listed there (only orthodox chess so far).
 //!
 //! Text format (one position per line; blank lines and lines starting with `#` are skipped):
 //! `FEN | score | result`, the score in centipawns and the result (1 win, 0 draw, -1 loss) both
@@ -140,13 +140,27 @@ pub fn text_record(r: &TrainingRecord) -> String {
 /// The records of one data file, in order.
 pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Send>;
 
-/// Opens a data file of scored positions.
-pub fn open_records(path: &Path) -> Result<Records, String> {
+/// Opens a data file of scored positions of `variant`: a `cannonade datagen` file (it starts
+/// with a zero byte, the first of its magic) or the text format.
+pub fn open_records(path: &Path, variant: &str) -> Result<Records, String> {
+    use crate::tools::datagen::{DataReader, MAGIC};
+    use std::io::Read;
     let name = path.display().to_string();
+    let mut first = [0u8; 1];
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let read = file.read(&mut first).map_err(|e| format!("{name}: {e}"))?;
+    if read == 1 && first[0] == MAGIC[0] {
+        let reader = DataReader::open(path, Some(variant)).map_err(|e| format!("{name}: {e}"))?;
+        return Ok(Box::new(reader.map(move |r| {
+            r.map(|r| TrainingRecord {
+                fen: r.fen,
+                score: r.score,
+                result: r.result.to_i8(),
+            })
+            .map_err(|e| format!("{name}: {e}"))
+        })));
+    }
     let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    // HOOK(datagen): when the file starts with the magic of `cannonade datagen`'s format, read
-    // it with `tools::datagen::DataReader` instead, mapping each of its records (FEN, score,
-    // result) to a `TrainingRecord`. Until then every file is read as text.
     let lines = BufReader::new(file).lines().enumerate();
     Ok(Box::new(lines.filter_map(move |(i, line)| {
         let at = |e: String| format!("{name} line {}: {e}", i + 1);
@@ -158,19 +172,19 @@ pub fn open_records(path: &Path) -> Result<Records, String> {
 }
 
 /// Every record of several files, one file after another.
-pub fn open_all(paths: &[PathBuf]) -> Result<Records, String> {
+pub fn open_all(paths: &[PathBuf], variant: &str) -> Result<Records, String> {
     let files = paths
         .iter()
-        .map(|p| open_records(p))
+        .map(|p| open_records(p, variant))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Box::new(files.into_iter().flatten()))
 }
 
-/// Stand-in data until `cannonade datagen` exists: positions from random games of `variant`
+/// Quick stand-in data without a search: positions from random games of `variant`
 /// (from ply 8 on, one in three), each labelled with the hand-written static evaluation and
 /// the random game's result (a draw after 300 plies), both from the side to move's view. Good
-/// for exercising the trainer and measuring its speed (the net learns to imitate the
-/// evaluation), not for a net worth playing with. The same seed gives the same records.
+/// for exercising the trainer and measuring its speed in seconds (the net learns to imitate
+/// the evaluation), not for a net worth playing with: that takes `cannonade datagen`. The same seed gives the same records.
 pub fn random_play_records(
     variant: &'static VariantInfo,
     count: usize,
@@ -329,7 +343,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut console = Console::new(args.quiet);
     pool.install(|| {
         let started = Instant::now();
-        let records = open_all(&args.data)?;
+        let records = open_all(&args.data, variant.game.name)?;
         let data = Dataset::from_records(records, source.as_ref(), |n| {
             if let Some(bar) = &console.bar {
                 bar.set_message(format!("read {n} positions"));
