@@ -5,6 +5,7 @@
 use cannonade::games::chess::Chess;
 use cannonade::games::chess::ChessMoves;
 use cannonade::games::Game;
+use cannonade::nnue::NnueFeatures;
 use proptest::prelude::*;
 
 const STARTS: [&str; 4] = [
@@ -144,6 +145,18 @@ proptest! {
             p.make_move(moves[c as usize % moves.len()]);
             let flipped = p.with_fen(&colour_flipped(&p.to_fen())).unwrap();
             prop_assert_eq!(p.evaluate(), flipped.evaluate(), "{} vs {}", p.to_fen(), flipped.to_fen());
+            // The network's inputs too: each side sees the exchanged position as the other
+            // side saw the original (the board is flipped for Black's perspective).
+            let side = p.side_to_move();
+            prop_assert_eq!(nnue_features(&p, side), nnue_features(&flipped, !side));
+            prop_assert_eq!(nnue_features(&p, !side), nnue_features(&flipped, side));
         }
     }
+}
+
+fn nnue_features(p: &Chess, perspective: cannonade::board::Color) -> Vec<u32> {
+    let mut out = Vec::new();
+    p.active_features(perspective, &mut out);
+    out.sort_unstable();
+    out
 }
