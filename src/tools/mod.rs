@@ -6,4 +6,5 @@ pub mod datagen;
 pub mod legal;
 pub mod r#match;
 pub mod openings;
+pub mod progress;
 pub mod train;

@@ -19,8 +19,8 @@ use crate::nnue::train::{
     self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
 };
 use crate::nnue::{NnueFeatures, DEFAULT_HIDDEN, DEFAULT_SCALE};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, BufReader, IsTerminal};
+use indicatif::ProgressBar;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -265,27 +265,17 @@ struct Console {
 
 impl Console {
     fn new(quiet: bool) -> Console {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{msg} [{bar:30.cyan/blue}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            bar
-        });
+        let bar = super::progress::terminal_bar(
+            !quiet,
+            0,
+            "{msg} [{bar:30.cyan/blue}] {pos}/{len} positions, {per_sec}, ETA {eta}",
+        );
         Console { bar, quiet }
     }
 
     fn say(&self, text: &str) {
-        if self.quiet {
-            return;
-        }
-        match &self.bar {
-            Some(bar) => bar.suspend(|| println!("{text}")),
-            None => println!("{text}"),
+        if !self.quiet {
+            super::progress::say(self.bar.as_ref(), text);
         }
     }
 

@@ -28,10 +28,10 @@ use crate::engine::Session;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use crate::tools::openings::{is_level, random_walk};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -626,17 +626,14 @@ fn duration_text(secs: f64) -> String {
 
 impl Progress {
     fn new(enabled: bool, from: u64, target: u64) -> Self {
-        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(target).with_position(from);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
+        let bar = crate::tools::progress::terminal_bar(
+            enabled,
+            target,
+            "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
+        )
+        .inspect(|bar| {
+            bar.set_position(from);
             bar.set_message("starting");
-            bar
         });
         let now = Instant::now();
         Progress {

@@ -9,10 +9,10 @@ use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
 use crate::board::zobrist::SplitMix64;
 use crate::engine::registry::{self, VariantInfo};
 use crate::games::Notation;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::{HashMap, VecDeque};
 use std::fs::OpenOptions;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
@@ -318,28 +318,18 @@ struct Progress {
 
 impl Progress {
     fn new(total: usize, quiet: bool) -> Self {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "[{bar:30.cyan/blue}] {pos}/{len} games, {elapsed_precise} played, ETA {eta}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            bar
-        });
+        let bar = crate::tools::progress::terminal_bar(
+            !quiet,
+            total as u64,
+            "[{bar:30.cyan/blue}] {pos}/{len} games, {elapsed_precise} played, ETA {eta}",
+        );
         Progress { bar, total, quiet }
     }
 
     /// Prints a line of the match's output (stdout) without tearing the bar.
     fn say(&self, text: &str) {
-        if self.quiet {
-            return;
-        }
-        match &self.bar {
-            Some(bar) => bar.suspend(|| println!("{text}")),
-            None => println!("{text}"),
+        if !self.quiet {
+            crate::tools::progress::say(self.bar.as_ref(), text);
         }
     }
 
