@@ -12,6 +12,7 @@
 //! an existing type is checked as soon as it is registered (and its middle games listed below);
 //! a new game type must be added to `check_variant`, which fails the test until it is.
 
+use cannonade::board::Color;
 use cannonade::engine::registry::{VariantInfo, VARIANTS};
 use cannonade::games::cannon::CannonPosition;
 use cannonade::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
@@ -20,7 +21,6 @@ use cannonade::games::{Game, Notation};
 use cannonade::nnue::{
     Accumulator, FeatureList, FloatNetwork, Network, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
 };
-use cannonade::board::Color;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -228,7 +228,11 @@ fn accumulator_game<G: Game>(start: &G, picks: &[u16], net: &Network) -> Result<
         if i % 5 == 4 && p.null_move_ok() {
             p.make_null_move();
             let pair = updated(&p, net, stack.last().unwrap())?;
-            prop_assert_eq!(&pair, stack.last().unwrap(), "a null move changed the board");
+            prop_assert_eq!(
+                &pair,
+                stack.last().unwrap(),
+                "a null move changed the board"
+            );
             stack.push(pair);
             nulls.push(true);
             if p.outcome().is_some() {
@@ -245,7 +249,12 @@ fn accumulator_game<G: Game>(start: &G, picks: &[u16], net: &Network) -> Result<
         }
         p.make_move(moves[pick as usize % moves.len()]);
         let pair = updated(&p, net, stack.last().unwrap())?;
-        prop_assert_eq!(&pair, &refreshed(&p, net)?, "after a move to {}", p.to_fen());
+        prop_assert_eq!(
+            &pair,
+            &refreshed(&p, net)?,
+            "after a move to {}",
+            p.to_fen()
+        );
         stack.push(pair);
         nulls.push(false);
     }

@@ -161,10 +161,13 @@ fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
     let lines = e.sync_uci().unwrap();
     assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
     // Choosing another game without a net says it again.
-    e.send("setoption name UCI_Variant value cannonshogi").unwrap();
+    e.send("setoption name UCI_Variant value cannonshogi")
+        .unwrap();
     let lines = e.sync_uci().unwrap();
     assert!(
-        lines.iter().any(|l| l.contains("variant cannonshogi has no net")),
+        lines
+            .iter()
+            .any(|l| l.contains("variant cannonshogi has no net")),
         "{lines:?}"
     );
 }
@@ -210,7 +213,9 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     e.send("option Use NNUE=1").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(
-        lines.iter().any(|l| l.starts_with("telluser Use NNUE: variant cannon has no net")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("telluser Use NNUE: variant cannon has no net")),
         "{lines:?}"
     );
     // Back to chess: the net loaded for it is still there, and now used.
@@ -218,7 +223,9 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     e.send("option Use NNUE=1").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(
-        lines.iter().any(|l| l.contains(&format!("NNUE evaluation with {described}"))),
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("NNUE evaluation with {described}"))),
         "{lines:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -241,9 +248,14 @@ fn search(
     };
     let tt = TranspositionTable::new(4);
     let ctl = SearchControl::new(false);
-    let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_: Report<
-        String,
-    >| {});
+    let r = session.search(
+        &limits,
+        &opts,
+        &tt,
+        &ctl,
+        Notation::Uci,
+        &mut |_: Report<String>| {},
+    );
     (r.best.expect("a move"), r.score)
 }
 

@@ -452,7 +452,10 @@ impl<G: Game> Session for GameSession<G> {
         let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
         let mut inner = |r: Report<Move>| report(r.map_moves(strings));
         // A net is only ever used on the game it was trained for.
-        let fits = |net: &Network| net.check_for(self.variant.name, pos.feature_count()).is_ok();
+        let fits = |net: &Network| {
+            net.check_for(self.variant.name, pos.feature_count())
+                .is_ok()
+        };
         let r = if opts.nnue.as_deref().is_some_and(|net| !fits(net)) {
             let opts = SearchOptions {
                 nnue: None,

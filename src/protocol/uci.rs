@@ -273,7 +273,9 @@ impl Uci {
             "option name {EVAL_MATERIAL_ONLY} type check default false"
         ));
         say(&format!("option name {USE_NNUE} type check default false"));
-        say(&format!("option name {EVAL_FILE} type string default <empty>"));
+        say(&format!(
+            "option name {EVAL_FILE} type string default <empty>"
+        ));
         for o in EngineState::all_rule_options() {
             say(&format!(
                 "option name {} type check default {}",

@@ -13,8 +13,8 @@
 
 mod alphabeta;
 mod eval_cache;
-mod nnue_stack;
 pub mod limits;
+mod nnue_stack;
 pub mod ordering;
 pub mod smp;
 pub mod time;

@@ -91,18 +91,8 @@ impl<'a> NnueStack<'a> {
         self.bring_up_to_date(pos, ply);
         let stm = pos.side_to_move();
         let acc = &self.plies[ply].acc;
-        let v = self
-            .net
-            .evaluate(&acc[stm.index()], &acc[(!stm).index()]);
+        let v = self.net.evaluate(&acc[stm.index()], &acc[(!stm).index()]);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    /// The accumulators of `ply`, as the search keeps them (for tests: they must equal a
-    /// refresh).
-    #[cfg(test)]
-    pub fn accumulators<G: Game>(&mut self, pos: &G, ply: usize) -> &[Accumulator; 2] {
-        self.bring_up_to_date(pos, ply);
-        &self.plies[ply].acc
     }
 
     /// Makes the pair of `ply` (where `pos` stands) ready: the nearest ready ancestor's pair
@@ -149,5 +139,90 @@ impl<'a> NnueStack<'a> {
             p.acc[c.index()].refresh(self.net, &self.features);
         }
         p.state = State::Ready;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::zobrist::SplitMix64;
+    use crate::engine::registry::new_game;
+    use crate::games::chess::SwedishCannonChess;
+    use crate::games::shogi::CannonShogi;
+    use crate::nnue::{FloatNetwork, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
+
+    /// The net's value of `pos` from accumulators built from scratch.
+    fn from_scratch<G: Game>(net: &Network, pos: &G) -> i32 {
+        let side = pos.side_to_move();
+        let acc = |perspective| {
+            let mut f = Vec::new();
+            pos.active_features(perspective, &mut f);
+            let mut a = Accumulator::new(net);
+            a.refresh(net, &f);
+            a
+        };
+        net.evaluate(&acc(side), &acc(!side))
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Walks random lines as a search does (moves and null moves down, unmakes back up, the
+    /// evaluation asked only at some nodes, so that plies are skipped and brought up to date
+    /// later from an older ancestor) and compares every evaluation with one from scratch.
+    fn walk<G: Game>(variant: &str, seed: u64) {
+        let start: G = new_game(variant).unwrap();
+        let mut float = FloatNetwork::new_random(start.feature_count(), 32, seed);
+        for w in &mut float.ft_weights {
+            *w *= 0.3 * (start.feature_count() as f32).sqrt();
+        }
+        let net = float
+            .quantise(variant, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+            .unwrap()
+            .0;
+        let mut rng = SplitMix64::new(seed);
+        let mut pos = start.clone();
+        let mut stack = NnueStack::new(&net, &pos, 16);
+        // `true` for a null move.
+        let mut line: Vec<bool> = Vec::new();
+        let mut evaluated = 0;
+        for _ in 0..3000 {
+            let r = rng.next_u64();
+            let ply = line.len();
+            if r % 3 == 0 {
+                evaluated += 1;
+                assert_eq!(
+                    stack.evaluate(&pos, ply),
+                    from_scratch(&net, &pos),
+                    "{}",
+                    pos.to_fen()
+                );
+            }
+            let mut moves = G::Moves::default();
+            pos.legal_moves(&mut moves);
+            let down = ply < 15 && !moves.is_empty() && (r >> 8) % 8 < 5;
+            if down {
+                if (r >> 16) % 6 == 0 && pos.null_move_ok() {
+                    pos.make_null_move();
+                    stack.passed(ply + 1);
+                    line.push(true);
+                } else {
+                    pos.make_move(moves[(r >> 24) as usize % moves.len()]);
+                    stack.moved(&pos, ply + 1);
+                    line.push(false);
+                }
+            } else if let Some(null) = line.pop() {
+                if null {
+                    pos.unmake_null_move();
+                } else {
+                    pos.unmake_move();
+                }
+            }
+        }
+        assert!(evaluated > 500);
+    }
+
+    #[test]
+    fn lazy_updates_equal_a_refresh_along_search_like_walks() {
+        walk::<SwedishCannonChess>("swedishcannon", 1);
+        walk::<CannonShogi>("cannonshogi", 2);
     }
 }

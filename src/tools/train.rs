@@ -434,7 +434,12 @@ mod tests {
             // The trainer's type and the engine's agree on the count (a net trained with one
             // must load in the other), and the start position reads.
             let session = v.new_session();
-            assert_eq!(found.feature_count(), session.nnue_feature_count(), "{}", v.game.name);
+            assert_eq!(
+                found.feature_count(),
+                session.nnue_feature_count(),
+                "{}",
+                v.game.name
+            );
             let (mut a, mut b) = (Vec::new(), Vec::new());
             found.features(v.game.start_fen, &mut a, &mut b).unwrap();
             assert!(!a.is_empty() && a.len() == b.len(), "{}", v.game.name);

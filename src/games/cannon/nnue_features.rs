@@ -104,7 +104,6 @@ impl NnueFeatures for CannonPosition {
 mod tests {
     use super::*;
     use crate::engine::registry::new_game;
-    use crate::games::Game;
 
     #[test]
     fn the_start_position_looks_the_same_to_both_sides() {

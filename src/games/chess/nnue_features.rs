@@ -87,7 +87,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let n = self.nnue_squares();
         let relative = usize::from(p.color() != perspective);
         let slot = usize::from(Self::NNUE_SLOTS[p.role().index()]);
-        debug_assert!(slot < R::ROLES.len(), "{:?} is not a piece of the variant", p);
+        debug_assert!(
+            slot < R::ROLES.len(),
+            "{:?} is not a piece of the variant",
+            p
+        );
         ((relative * R::ROLES.len() + slot) * n + self.nnue_square(perspective, sq)) as u32
     }
 

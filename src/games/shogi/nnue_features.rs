@@ -33,8 +33,7 @@ const HAND_OFFSET: [usize; HAND_KINDS] = {
 };
 
 /// Count features of one colour's hand.
-const HAND_FEATURES: usize =
-    HAND_OFFSET[HAND_KINDS - 1] + PIECES_IN_GAME[HAND_KINDS - 1] as usize;
+const HAND_FEATURES: usize = HAND_OFFSET[HAND_KINDS - 1] + PIECES_IN_GAME[HAND_KINDS - 1] as usize;
 
 /// How many features Cannon Shogi has.
 pub const SHOGI_FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
@@ -89,7 +88,11 @@ impl NnueFeatures for ShogiPosition {
 
     fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
         for sq in self.occupied() {
-            out.push(piece_feature(perspective, Piece::from_code(self.board[sq.index()]), sq));
+            out.push(piece_feature(
+                perspective,
+                Piece::from_code(self.board[sq.index()]),
+                sq,
+            ));
         }
         for color in Color::BOTH {
             for kind in 0..HAND_KINDS {
@@ -124,7 +127,11 @@ impl NnueFeatures for ShogiPosition {
                     (c & 0xff) as usize,
                 )
             } else {
-                piece_feature(perspective, Piece::from_code((c >> 8) as u8), Square::new(c as u8))
+                piece_feature(
+                    perspective,
+                    Piece::from_code((c >> 8) as u8),
+                    Square::new(c as u8),
+                )
             };
             sort_change(c, feature, added, removed)
         })
