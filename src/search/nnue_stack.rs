@@ -187,7 +187,7 @@ mod tests {
         for _ in 0..3000 {
             let r = rng.next_u64();
             let ply = line.len();
-            if r % 3 == 0 {
+            if r.is_multiple_of(3) {
                 evaluated += 1;
                 assert_eq!(
                     stack.evaluate(&pos, ply),
@@ -200,7 +200,7 @@ mod tests {
             pos.legal_moves(&mut moves);
             let down = ply < 15 && !moves.is_empty() && (r >> 8) % 8 < 5;
             if down {
-                if (r >> 16) % 6 == 0 && pos.null_move_ok() {
+                if (r >> 16).is_multiple_of(6) && pos.null_move_ok() {
                     pos.make_null_move();
                     stack.passed(ply + 1);
                     line.push(true);

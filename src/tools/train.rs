@@ -97,7 +97,8 @@ pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFea
         let start = variant.new_game::<G>().ok()?;
         Some(Box::new(GameFeatures(start)))
     }
-    let candidates: [fn(&'static VariantInfo) -> Option<Box<dyn PositionFeatures>>; 6] = [
+    type TryType = fn(&'static VariantInfo) -> Option<Box<dyn PositionFeatures>>;
+    let candidates: [TryType; 6] = [
         try_type::<Chess>,
         try_type::<SwedishCannonChess>,
         try_type::<CannonriderChess>,

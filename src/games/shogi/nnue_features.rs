@@ -95,9 +95,9 @@ impl NnueFeatures for ShogiPosition {
             ));
         }
         for color in Color::BOTH {
-            for kind in 0..HAND_KINDS {
-                let n = usize::from(self.hands[color.index()][kind]);
-                for k in 1..=n.min(usize::from(PIECES_IN_GAME[kind])) {
+            let hand = &self.hands[color.index()];
+            for (kind, (&n, &most)) in hand.iter().zip(&PIECES_IN_GAME).enumerate() {
+                for k in 1..=n.min(most) as usize {
                     out.push(hand_feature(perspective, color, kind, k));
                 }
             }
