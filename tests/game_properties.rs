@@ -3,15 +3,24 @@
 //! key (incremental == computed from scratch) and its FEN round-trip are as they should be, and
 //! that no legal move leaves the mover's own king attacked (in the games with check).
 //!
+//! A second property checks the NNUE's incremental update the same way: along random games
+//! with null moves, the accumulators updated from what each move reports
+//! (`last_move_delta`) equal accumulators built from scratch, and every position's features
+//! are in range and distinct.
+//!
 //! The variants come from the registry; the test knows only the game types. A new variant of
 //! an existing type is checked as soon as it is registered (and its middle games listed below);
 //! a new game type must be added to `check_variant`, which fails the test until it is.
 
+use cannonade::board::Color;
 use cannonade::engine::registry::{VariantInfo, VARIANTS};
 use cannonade::games::cannon::CannonPosition;
 use cannonade::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use cannonade::games::shogi::CannonShogi;
 use cannonade::games::{Game, Notation};
+use cannonade::nnue::{
+    Accumulator, FeatureList, FloatNetwork, Network, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
+};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -148,10 +157,136 @@ fn random_game<G: Game>(start: &G, picks: &[u16]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Which property a run checks.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Property {
+    /// Make, unmake, key and FEN ([`random_game`]).
+    MakeUnmake,
+    /// The NNUE accumulators ([`accumulator_game`]).
+    Accumulators,
+}
+
+/// One accumulator per perspective (indexed by `Color::index`).
+type Pair = [Accumulator; 2];
+
+/// The accumulators of `p` built from its features, after checking that they are in range and
+/// distinct.
+fn refreshed<G: Game>(p: &G, net: &Network) -> Result<Pair, TestCaseError> {
+    let mut pair = [Accumulator::new(net), Accumulator::new(net)];
+    for c in Color::BOTH {
+        let mut f = Vec::new();
+        p.active_features(c, &mut f);
+        prop_assert!(
+            f.iter().all(|&x| (x as usize) < p.feature_count()),
+            "a feature out of range in {}: {:?}",
+            p.to_fen(),
+            f
+        );
+        let mut d = f.clone();
+        d.sort_unstable();
+        d.dedup();
+        prop_assert_eq!(d.len(), f.len(), "a feature twice in {}", p.to_fen());
+        pair[c.index()].refresh(net, &f);
+    }
+    Ok(pair)
+}
+
+/// The parent's accumulators updated with what the last move (or null move) reports it
+/// changed. Every move must be able to tell: a position that always answered "refresh" would
+/// make the comparison with a refresh pass without testing the update.
+fn updated<G: Game>(p: &G, net: &Network, parent: &Pair) -> Result<Pair, TestCaseError> {
+    let mut pair = parent.clone();
+    for c in Color::BOTH {
+        let (mut added, mut removed) = (FeatureList::new(), FeatureList::new());
+        prop_assert!(
+            p.last_move_delta(c, &mut added, &mut removed),
+            "no delta for the move to {}",
+            p.to_fen()
+        );
+        for &f in &added {
+            pair[c.index()].add(net, f);
+        }
+        for &f in &removed {
+            pair[c.index()].remove(net, f);
+        }
+    }
+    Ok(pair)
+}
+
+/// Plays `picks` from `start` as [`random_game`] does, with a null move before every fifth
+/// pick where the game allows one, keeping a stack of accumulators updated move by move: after
+/// every make (of every legal move, and of the picked one) the update equals a refresh, and
+/// after every unmake the stack's top (the parent's accumulators, kept) equals a refresh.
+fn accumulator_game<G: Game>(start: &G, picks: &[u16], net: &Network) -> Result<(), TestCaseError> {
+    let mut p = start.clone();
+    let mut stack = vec![refreshed(&p, net)?];
+    let mut nulls = Vec::new();
+    for (i, &pick) in picks.iter().enumerate() {
+        if p.outcome().is_some() {
+            break;
+        }
+        if i % 5 == 4 && p.null_move_ok() {
+            p.make_null_move();
+            let pair = updated(&p, net, stack.last().unwrap())?;
+            prop_assert_eq!(
+                &pair,
+                stack.last().unwrap(),
+                "a null move changed the board"
+            );
+            stack.push(pair);
+            nulls.push(true);
+            if p.outcome().is_some() {
+                break;
+            }
+        }
+        let mut moves = G::Moves::default();
+        p.legal_moves(&mut moves);
+        for &m in moves.iter() {
+            p.make_move(m);
+            let pair = updated(&p, net, stack.last().unwrap())?;
+            prop_assert_eq!(pair, refreshed(&p, net)?, "after a move to {}", p.to_fen());
+            p.unmake_move();
+        }
+        p.make_move(moves[pick as usize % moves.len()]);
+        let pair = updated(&p, net, stack.last().unwrap())?;
+        prop_assert_eq!(
+            &pair,
+            &refreshed(&p, net)?,
+            "after a move to {}",
+            p.to_fen()
+        );
+        stack.push(pair);
+        nulls.push(false);
+    }
+    while let Some(null) = nulls.pop() {
+        if null {
+            p.unmake_null_move();
+        } else {
+            p.unmake_move();
+        }
+        stack.pop();
+        prop_assert_eq!(stack.last().unwrap(), &refreshed(&p, net)?);
+    }
+    Ok(())
+}
+
+/// A random net for `G`'s features with weights large enough (about ±200 after quantisation)
+/// that a feature added or removed wrongly shows in every accumulator value.
+fn test_net<G: Game>(start: &G, name: &str) -> Network {
+    let mut float = FloatNetwork::new_random(start.feature_count(), 32, 7);
+    for w in &mut float.ft_weights {
+        *w *= 0.8 * (start.feature_count() as f32).sqrt();
+    }
+    float
+        .quantise(name, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .unwrap()
+        .0
+}
+
 /// Runs the property for `info` if game type `G` plays it: `G` accepts the variant, starts at
 /// its registered FEN and has the registered session's moves there (so a type that merely
 /// reads the FEN is not mistaken for the one that plays the game). True if it ran.
-fn check_as<G: Game>(info: &'static VariantInfo, cases: u32) -> bool {
+fn check_as<G: Game>(info: &'static VariantInfo, cases: u32, property: Property) -> bool {
     let Ok(start) = info.new_game::<G>() else {
         return false;
     };
@@ -178,19 +313,24 @@ fn check_as<G: Game>(info: &'static VariantInfo, cases: u32) -> bool {
         ..Config::default()
     });
     let strategy = (0..starts.len(), vec(any::<u16>(), 0..40));
-    if let Err(e) = runner.run(&strategy, |(i, picks)| random_game(&starts[i], &picks)) {
+    let net = (property == Property::Accumulators).then(|| test_net(&start, name));
+    let result = runner.run(&strategy, |(i, picks)| match &net {
+        None => random_game(&starts[i], &picks),
+        Some(net) => accumulator_game(&starts[i], &picks, net),
+    });
+    if let Err(e) = result {
         panic!("{name} ({}): {e}", std::any::type_name::<G>());
     }
     true
 }
 
-fn check_variant(info: &'static VariantInfo, cases: u32) -> bool {
-    check_as::<Chess>(info, cases)
-        || check_as::<SwedishCannonChess>(info, cases)
-        || check_as::<CannonriderChess>(info, cases)
-        || check_as::<ChesstoniaChess>(info, cases)
-        || check_as::<CannonShogi>(info, cases)
-        || check_as::<CannonPosition>(info, cases)
+fn check_variant(info: &'static VariantInfo, cases: u32, property: Property) -> bool {
+    check_as::<Chess>(info, cases, property)
+        || check_as::<SwedishCannonChess>(info, cases, property)
+        || check_as::<CannonriderChess>(info, cases, property)
+        || check_as::<ChesstoniaChess>(info, cases, property)
+        || check_as::<CannonShogi>(info, cases, property)
+        || check_as::<CannonPosition>(info, cases, property)
 }
 
 #[test]
@@ -202,8 +342,19 @@ fn make_unmake_key_and_fen_agree_in_every_registered_variant() {
             "{name}: list a few middle games for it in middle_games"
         );
         assert!(
-            check_variant(info, 48),
+            check_variant(info, 48, Property::MakeUnmake),
             "{name}: no game type here plays it; add its type to check_variant"
+        );
+    }
+}
+
+#[test]
+fn incremental_nnue_accumulators_equal_a_refresh_in_every_registered_variant() {
+    for info in VARIANTS {
+        assert!(
+            check_variant(info, 24, Property::Accumulators),
+            "{}: no game type here plays it; add its type to check_variant",
+            info.game.name
         );
     }
 }

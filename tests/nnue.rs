@@ -133,8 +133,9 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
             "unknown variant 'nosuchgame'",
         ),
         (
-            vec!["--variant", "cannonshogi", "--data", "x"],
-            "no NNUE input features",
+            // Every game has features now; Cannon Shogi's FEN reader refuses a chess FEN.
+            vec!["--variant", "cannonshogi", "--data", &one],
+            "record 1 (rnbqkbnr",
         ),
         (
             vec!["--variant", "chess", "--data", "/nonexistent/data.txt"],

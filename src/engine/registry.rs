@@ -33,6 +33,10 @@ pub struct VariantInfo {
     pub xboard: Option<XBoardSetup>,
     /// Positions the bench searches besides the start position.
     pub bench: &'static [&'static str],
+    /// The net file the engine evaluates this variant with when `Use NNUE` is on and no
+    /// `EvalFile` is set: `Some(include_bytes!("../../nets/NAME.nnue"))` once a net is trained
+    /// (see `nets/README.md`); `None` while none is.
+    pub net: Option<&'static [u8]>,
     /// The game type that plays it.
     start: fn(&'static Variant) -> Result<Box<dyn Session>, GameError>,
 }
@@ -223,6 +227,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
             "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 b - - 3 20",
         ],
+        net: None,
         start: session::<Chess>,
     },
     VariantInfo {
@@ -254,6 +259,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
+        net: None,
         start: session::<CannonPosition>,
     },
     VariantInfo {
@@ -278,6 +284,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
+        net: None,
         start: session::<CannonriderChess>,
     },
     VariantInfo {
@@ -311,6 +318,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
+        net: None,
         start: session::<CannonriderChess>,
     },
     VariantInfo {
@@ -328,6 +336,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
+        net: None,
         start: session::<SwedishCannonChess>,
     },
     VariantInfo {
@@ -345,6 +354,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
+        net: None,
         start: session::<SwedishCannonChess>,
     },
     VariantInfo {
@@ -402,6 +412,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
+        net: None,
         start: session::<CannonShogi>,
     },
     VariantInfo {
@@ -439,6 +450,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
+        net: None,
         start: session::<ChesstoniaChess>,
     },
 ];
@@ -452,6 +464,18 @@ mod tests {
         for v in VARIANTS {
             let s = v.new_session();
             assert_eq!(s.fen(), v.game.start_fen, "{}", v.game.name);
+        }
+    }
+
+    #[test]
+    fn every_embedded_net_loads_for_its_variant() {
+        for v in VARIANTS {
+            if let Some(bytes) = v.net {
+                let features = v.new_session().nnue_feature_count();
+                if let Err(e) = crate::nnue::Network::from_bytes_for(bytes, v.game.name, features) {
+                    panic!("{}: {e}", v.game.name);
+                }
+            }
         }
     }
 

@@ -5,6 +5,7 @@ use crate::board::{Color, Square};
 use crate::games::notation::leg_ends;
 use crate::games::perft;
 use crate::games::{Game, GameError, Move, MoveKind, Notation, Outcome, RuleOption, Variant};
+use crate::nnue::{Accumulator, Network};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -61,6 +62,11 @@ pub trait Session: Send {
     fn clone_session(&self) -> Box<dyn Session>;
     /// Static evaluation of the current position, centipawns, side to move's view.
     fn evaluate(&self) -> i32;
+    /// How many NNUE input features the game has (what a net for it must have).
+    fn nnue_feature_count(&self) -> usize;
+    /// The net's evaluation of the current position from freshly built accumulators,
+    /// centipawns, side to move's view; `None` if the net is not one for this variant.
+    fn evaluate_nnue(&self, net: &Network) -> Option<i32>;
     /// Searches the current position (see [`search::search`]); moves come out as strings in
     /// `notation`.
     fn search(
@@ -415,6 +421,24 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.evaluate()
     }
 
+    fn nnue_feature_count(&self) -> usize {
+        self.pos.feature_count()
+    }
+
+    fn evaluate_nnue(&self, net: &Network) -> Option<i32> {
+        net.check_for(self.variant.name, self.pos.feature_count())
+            .ok()?;
+        let side = self.pos.side_to_move();
+        let mut acc = [Accumulator::new(net), Accumulator::new(net)];
+        let mut features = Vec::new();
+        for (a, perspective) in acc.iter_mut().zip([side, !side]) {
+            features.clear();
+            self.pos.active_features(perspective, &mut features);
+            a.refresh(net, &features);
+        }
+        Some(net.evaluate(&acc[0], &acc[1]))
+    }
+
     fn search(
         &self,
         limits: &Limits,
@@ -427,7 +451,20 @@ impl<G: Game> Session for GameSession<G> {
         let pos = &self.pos;
         let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
         let mut inner = |r: Report<Move>| report(r.map_moves(strings));
-        let r = search::search(pos, limits, opts, tt, ctl, &mut inner);
+        // A net is only ever used on the game it was trained for.
+        let fits = |net: &Network| {
+            net.check_for(self.variant.name, pos.feature_count())
+                .is_ok()
+        };
+        let r = if opts.nnue.as_deref().is_some_and(|net| !fits(net)) {
+            let opts = SearchOptions {
+                nnue: None,
+                ..opts.clone()
+            };
+            search::search(pos, limits, &opts, tt, ctl, &mut inner)
+        } else {
+            search::search(pos, limits, opts, tt, ctl, &mut inner)
+        };
         match Report::Done(r).map_moves(strings) {
             Report::Done(r) => r,
             Report::Info(_) => unreachable!("map_moves keeps the variant"),

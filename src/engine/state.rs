@@ -10,7 +10,9 @@
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
 use crate::engine::Session;
 use crate::games::RuleOption;
+use crate::nnue::Network;
 use crate::search::{SearchOptions, TranspositionTable};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,6 +26,22 @@ pub const MAX_MULTIPV: usize = 256;
 /// The engine option that switches evaluation to material alone: the baseline each game's
 /// evaluation is measured against in matches (see `SearchOptions::material_only`).
 pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
+
+/// The engine option that turns the learned evaluation on (UCI `Use NNUE`, the same XBoard
+/// option).
+pub const USE_NNUE: &str = "Use NNUE";
+
+/// The engine option naming a net file to evaluate the current variant with (UCI `EvalFile`,
+/// the same XBoard option).
+pub const EVAL_FILE: &str = "EvalFile";
+
+/// A net and where it came from, for the messages that name it.
+#[derive(Clone)]
+struct LoadedNet {
+    net: Arc<Network>,
+    /// `embedded` or the file's path.
+    source: String,
+}
 
 /// A value outside the range an option accepts; the option keeps its value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,6 +62,12 @@ pub struct EngineState {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
+    /// The `Use NNUE` option.
+    use_nnue: bool,
+    /// The net of the current variant: the user's (`EvalFile`) or the embedded one.
+    net: Option<LoadedNet>,
+    /// Nets the user loaded, by variant: a variant chosen again gets its net back.
+    user_nets: Vec<(&'static str, LoadedNet)>,
 }
 
 impl Default for EngineState {
@@ -56,14 +80,19 @@ impl EngineState {
     /// The default variant at its start, default options and a table of [`DEFAULT_HASH_MB`].
     pub fn new() -> Self {
         let variant = registry::default_variant();
-        EngineState {
+        let mut state = EngineState {
             variant,
             session: variant.new_session(),
             rule_values: Vec::new(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             hash_mb: DEFAULT_HASH_MB,
             opts: SearchOptions::default(),
-        }
+            use_nnue: false,
+            net: None,
+            user_nets: Vec::new(),
+        };
+        state.choose_net();
+        state
     }
 
     pub fn variant(&self) -> &'static VariantInfo {
@@ -157,6 +186,106 @@ impl EngineState {
         self.opts.material_only = on;
     }
 
+    /// Turns the learned evaluation on or off. On, it is used only where the current variant
+    /// has a net; see [`EngineState::nnue_missing`].
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.use_nnue = on;
+        self.sync_nnue();
+    }
+
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    /// Loads the net file at `path` for the current variant, and returns how it is described.
+    /// A file that cannot be read, is damaged, or was made for another variant or feature
+    /// count is refused with the reason, and the current net stays. An empty path goes back
+    /// to the net embedded for the variant (if any).
+    pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let name = self.variant.game.name;
+        if path.trim().is_empty() {
+            self.user_nets.retain(|(v, _)| *v != name);
+            self.choose_net();
+            return Ok(self.net_description());
+        }
+        let net = Network::load_for(Path::new(path), name, self.session.nnue_feature_count())
+            .map_err(|e| {
+                format!(
+                    "{EVAL_FILE} {path}: {e}; keeping {}",
+                    self.net_description()
+                )
+            })?;
+        let loaded = LoadedNet {
+            net: Arc::new(net),
+            source: path.to_string(),
+        };
+        self.user_nets.retain(|(v, _)| *v != name);
+        self.user_nets.push((name, loaded.clone()));
+        self.net = Some(loaded);
+        self.sync_nnue();
+        Ok(self.net_description())
+    }
+
+    /// The net of the current variant, if it has one (whether or not `Use NNUE` is on).
+    pub fn net(&self) -> Option<&Network> {
+        self.net.as_ref().map(|l| l.net.as_ref())
+    }
+
+    /// The current variant's net in words: `net FILE for chess (768 features, 256 hidden)`,
+    /// or `no net for chess`.
+    pub fn net_description(&self) -> String {
+        let name = self.variant.game.name;
+        match &self.net {
+            Some(l) => format!(
+                "net {} for {name} ({} features, {} hidden)",
+                l.source,
+                l.net.feature_count(),
+                l.net.hidden()
+            ),
+            None => format!("no net for {name}"),
+        }
+    }
+
+    /// What to tell the user when `Use NNUE` is on but the current variant has no net (the
+    /// hand-written evaluation is used then); `None` otherwise.
+    pub fn nnue_missing(&self) -> Option<String> {
+        (self.use_nnue && self.net.is_none()).then(|| {
+            format!(
+                "{USE_NNUE}: variant {} has no net (none is embedded in this build; set \
+                 {EVAL_FILE} to a net trained for it); the hand-written evaluation is used",
+                self.variant.game.name
+            )
+        })
+    }
+
+    /// The current variant's net: the one the user loaded for it, else the embedded one.
+    /// An embedded net that does not load (a bad build) is left out: the hand-written
+    /// evaluation stands in (the registry's tests load every embedded net).
+    fn choose_net(&mut self) {
+        let name = self.variant.game.name;
+        self.net = match self.user_nets.iter().find(|(v, _)| *v == name) {
+            Some((_, l)) => Some(l.clone()),
+            None => self.variant.net.and_then(|bytes| {
+                Network::from_bytes_for(bytes, name, self.session.nnue_feature_count())
+                    .ok()
+                    .map(|net| LoadedNet {
+                        net: Arc::new(net),
+                        source: "embedded".to_string(),
+                    })
+            }),
+        };
+        self.sync_nnue();
+    }
+
+    /// The search options follow `Use NNUE` and the current net.
+    fn sync_nnue(&mut self) {
+        self.opts.nnue = if self.use_nnue {
+            self.net.as_ref().map(|l| Arc::clone(&l.net))
+        } else {
+            None
+        };
+    }
+
     /// Every rule switch of every variant, once each (the first variant's default wins): the
     /// options both protocols announce, whatever variant is played.
     pub fn all_rule_options() -> Vec<RuleOption> {
@@ -216,6 +345,7 @@ impl EngineState {
     pub fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
         self.session = self.new_session(info)?;
         self.variant = info;
+        self.choose_net();
         Ok(())
     }
 }

@@ -15,6 +15,7 @@ pub use moves::{Move, MoveKind, MoveList, StackList};
 pub use notation::Notation;
 
 use crate::board::{Color, Square};
+use crate::nnue::NnueFeatures;
 use std::fmt;
 
 /// A score from white's point of view turned to `side`'s.
@@ -182,7 +183,10 @@ pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
 ///
 /// A position carries its own history (for unmake and repetition), so `make_move` /
 /// `unmake_move` are a stack.
-pub trait Game: Clone + Send + Sync + 'static {
+///
+/// Every game also describes its positions to the NNUE ([`NnueFeatures`], in its own module),
+/// so that the search can evaluate any game with a net.
+pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// The game's move list: `ArrayVec<Move, N>` with room for the most legal moves a
     /// position of this game can have, so that a search node keeps no more on its stack than
     /// the game needs. Each family says in its module why its `N` is enough.

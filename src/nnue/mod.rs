@@ -57,6 +57,78 @@ pub const MAX_OUT_WEIGHT: i16 = 2048;
 /// Centipawns per unit of the network's raw output (the `S` of the loss's `sigmoid(cp / S)`).
 pub const DEFAULT_SCALE: u32 = 400;
 
+/// The most features one move can add, or remove, for one perspective (a capture with
+/// promotion and a hand change, a castling, a Swedish cannon's entry: at most four each way).
+/// A move that changes more is reported as "refresh" (see [`DirtyRecord`]).
+pub const MAX_DELTA: usize = 8;
+
+/// Feature indices a move added or removed.
+pub type FeatureList = arrayvec::ArrayVec<u32, MAX_DELTA>;
+
+/// What the last move changed on a game's board and hands, recorded by the one place each
+/// game family funnels such changes through (its put-piece, remove-piece and hand-count
+/// functions), in the game's own encoding of a change (one `u32` each). The game turns the
+/// record into features afterwards, for whichever perspective asks
+/// ([`NnueFeatures::last_move_delta`]).
+///
+/// A move clears it first; recording a change costs a store and an increment, so the
+/// hand-written evaluation's path pays next to nothing for it. More changes than fit (a FEN
+/// being read, a long unmake) mark it overflowed, which the reader takes as "refresh".
+#[derive(Copy, Clone, Debug, Default)]
+pub struct DirtyRecord {
+    changes: [u32; MAX_DELTA],
+    /// Changes recorded; above `MAX_DELTA` once overflowed (saturating).
+    len: u8,
+}
+
+impl DirtyRecord {
+    /// Forgets everything: a move is about to be made.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Records one change.
+    #[inline(always)]
+    pub fn push(&mut self, change: u32) {
+        let n = self.len as usize;
+        if n < MAX_DELTA {
+            self.changes[n] = change;
+        }
+        self.len = self.len.saturating_add(1);
+    }
+
+    /// Marks the record as unusable: the next reader refreshes.
+    #[inline(always)]
+    pub fn overflow(&mut self) {
+        self.len = u8::MAX;
+    }
+
+    /// The changes since the last `clear`, or `None` when there were too many to keep.
+    #[inline(always)]
+    pub fn changes(&self) -> Option<&[u32]> {
+        let n = self.len as usize;
+        (n <= MAX_DELTA).then(|| &self.changes[..n])
+    }
+}
+
+/// A change as the games encode it in a [`DirtyRecord`]: bit 31 says whether the feature
+/// appeared (set) or went (clear); the game owns the other 31 bits.
+pub const ADDED: u32 = 1 << 31;
+
+/// Sorts a recorded change into `added` or `removed` after the game has turned its payload
+/// into a feature index. False when a list is full (the caller then refreshes).
+#[inline(always)]
+pub fn sort_change(
+    change: u32,
+    feature: u32,
+    added: &mut FeatureList,
+    removed: &mut FeatureList,
+) -> bool {
+    let list = if change & ADDED != 0 { added } else { removed };
+    list.try_push(feature).is_ok()
+}
+
 /// The input features of a game's positions, as the network sees them.
 ///
 /// A feature is a yes/no fact about the position seen from one side (the *perspective*), such
@@ -66,8 +138,8 @@ pub const DEFAULT_SCALE: u32 = 400;
 /// transformer serves both. Counts (pieces in hand or in reserve) are written as several
 /// features: "at least one", "at least two", ...
 ///
-/// Implemented by each game's position type (orthodox chess's reference implementation is in
-/// `games/chess/nnue_features.rs`).
+/// Every game implements it (it is a supertrait of [`crate::games::Game`]), in its own module:
+/// orthodox chess's reference implementation is in `games/chess/nnue_features.rs`.
 pub trait NnueFeatures {
     /// How many features the game has: every index listed is below it.
     fn feature_count(&self) -> usize;
@@ -75,6 +147,19 @@ pub trait NnueFeatures {
     /// Appends the indices of the features that hold in this position, seen from
     /// `perspective`'s side. The order does not matter; an index may not repeat.
     fn active_features(&self, perspective: Color, out: &mut Vec<u32>);
+
+    /// Right after `make_move` or `make_null_move`: the features, seen from `perspective`,
+    /// that the move made active (`added`) and inactive (`removed`), so that an accumulator
+    /// of the position before the move, plus the rows of `added`, minus those of `removed`,
+    /// is the accumulator of the position after it. Both lists start empty. False when the
+    /// position cannot tell (too many changes, or none recorded since it was set up): the
+    /// caller then refreshes from [`NnueFeatures::active_features`].
+    fn last_move_delta(
+        &self,
+        perspective: Color,
+        added: &mut FeatureList,
+        removed: &mut FeatureList,
+    ) -> bool;
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
 use crate::engine::state::{
-    EngineState, OutOfRange, DEFAULT_HASH_MB, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS,
+    EngineState, OutOfRange, DEFAULT_HASH_MB, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV,
+    MAX_THREADS, USE_NNUE,
 };
 use crate::games::Notation;
 use crate::search::{
@@ -232,10 +233,7 @@ impl Uci {
                 say(&format!("Fen: {}", session.fen()));
                 say(&format!("Key: {:016X}", session.key()));
             }
-            "eval" => say(&format!(
-                "Static evaluation: {} cp (side to move)",
-                self.state.session().evaluate()
-            )),
+            "eval" => self.cmd_eval(),
             "bench" => {
                 self.stop_search();
                 self.cmd_bench(args);
@@ -273,6 +271,10 @@ impl Uci {
         ));
         say(&format!(
             "option name {EVAL_MATERIAL_ONLY} type check default false"
+        ));
+        say(&format!("option name {USE_NNUE} type check default false"));
+        say(&format!(
+            "option name {EVAL_FILE} type string default <empty>"
         ));
         for o in EngineState::all_rule_options() {
             say(&format!(
@@ -334,6 +336,21 @@ impl Uci {
                         .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
                     self.state.set_material_only(on);
                 }
+                l if l.eq_ignore_ascii_case(USE_NNUE) => {
+                    let v = need_value()?;
+                    let on = parse_bool(&v)
+                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
+                    self.state.set_use_nnue(on);
+                    self.tell_evaluator();
+                }
+                l if l.eq_ignore_ascii_case(EVAL_FILE) => {
+                    // `<empty>` is how GUIs send the default back.
+                    let v = value.as_deref().unwrap_or("").trim();
+                    let path = if v == "<empty>" { "" } else { v };
+                    let net = self.state.load_eval_file(path)?;
+                    say(&format!("info string {EVAL_FILE}: {net}"));
+                    self.tell_evaluator();
+                }
                 "ponder" => {
                     let v = need_value()?;
                     self.ponder = parse_bool(&v)
@@ -366,7 +383,47 @@ impl Uci {
         if let Some(line) = variant_line(info) {
             say(&line);
         }
+        if let Some(note) = self.state.nnue_missing() {
+            say(&format!("info string {note}"));
+        }
         Ok(())
+    }
+
+    /// After a change of the evaluation options: which evaluation the search will use.
+    fn tell_evaluator(&self) {
+        if let Some(note) = self.state.nnue_missing() {
+            say(&format!("info string {note}"));
+        } else if self.state.use_nnue() {
+            say(&format!(
+                "info string NNUE evaluation with {}",
+                self.state.net_description()
+            ));
+        } else {
+            say("info string hand-written evaluation (Use NNUE is off)");
+        }
+    }
+
+    /// `eval`: the hand-written evaluation, and the net's when the variant has one.
+    fn cmd_eval(&self) {
+        let session = self.state.session();
+        say(&format!(
+            "Static evaluation: {} cp (side to move)",
+            session.evaluate()
+        ));
+        if let Some(v) = self.state.net().and_then(|net| session.evaluate_nnue(net)) {
+            say(&format!(
+                "NNUE evaluation: {v} cp (side to move), {}",
+                self.state.net_description()
+            ));
+        }
+        let used = if self.state.options().nnue.is_some() {
+            "NNUE"
+        } else if self.state.options().material_only {
+            "material only"
+        } else {
+            "hand-written"
+        };
+        say(&format!("Search evaluation: {used}"));
     }
 
     fn set_rule_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {

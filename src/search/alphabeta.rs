@@ -4,11 +4,13 @@
 
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
+use super::nnue_stack::NnueStack;
 use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables, StagedPicker};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::games::{Game, Move, Outcome};
+use crate::nnue::Network;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -140,6 +142,9 @@ pub struct Shared<'a> {
     pub frontier: Option<&'a Frontier>,
     /// Evaluate by material alone (see [`SearchOptions::material_only`]).
     pub material_only: bool,
+    /// Evaluate with this net (see [`SearchOptions::nnue`]) instead of the game's own
+    /// evaluation.
+    pub nnue: Option<&'a Network>,
     /// The node limit, counted over all threads; every thread enforces it.
     pub node_limit: Option<u64>,
     /// The hard time limit; every thread enforces it, so that a main thread the system holds
@@ -179,7 +184,11 @@ pub struct Worker<'a, G: Game> {
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     /// Histories and counter-moves, taken from the table's store and given back on drop.
     tables: Option<SearchTables>,
+    /// Static evaluations by key. A worker lives for one search, with one evaluator (the
+    /// game's, material or one net), so its cache never holds another evaluator's values.
     evals: EvalCache,
+    /// The accumulators of the current line, when a net evaluates.
+    nnue: Option<NnueStack<'a>>,
     /// Per-ply facts of the current line (index = ply).
     frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -210,6 +219,11 @@ impl<'a, G: Game> Worker<'a, G> {
         main: Option<MainDuties>,
         root_moves: &[Move],
     ) -> Self {
+        // A net of another game (which the facade does not pass on) is not used.
+        let nnue = shared
+            .nnue
+            .filter(|net| net.feature_count() == pos.feature_count())
+            .map(|net| NnueStack::new(net, &pos, MAX_PLY));
         Worker {
             pos,
             tt: shared.tt,
@@ -230,6 +244,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
             tables: Some(shared.tt.take_histories()),
             evals: EvalCache::default(),
+            nnue,
             frames: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -249,13 +264,33 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// The position's static value, side to move's view.
-    fn static_eval(&mut self) -> i32 {
+    /// The static value of the position at `ply`, side to move's view.
+    fn static_eval(&mut self, ply: usize) -> i32 {
         if self.material_only {
-            self.pos.material()
-        } else {
-            let pos = &self.pos;
-            self.evals.get_or(pos.key(), || pos.evaluate())
+            return self.pos.material();
+        }
+        let pos = &self.pos;
+        match &mut self.nnue {
+            Some(stack) => self.evals.get_or(pos.key(), || stack.evaluate(pos, ply)),
+            None => self.evals.get_or(pos.key(), || pos.evaluate()),
+        }
+    }
+
+    /// Plays `m` from `ply`, noting for the net what it changed.
+    #[inline]
+    fn make(&mut self, m: Move, ply: usize) {
+        self.pos.make_move(m);
+        if let Some(stack) = &mut self.nnue {
+            stack.moved(&self.pos, ply + 1);
+        }
+    }
+
+    /// Passes the turn at `ply`.
+    #[inline]
+    fn make_null(&mut self, ply: usize) {
+        self.pos.make_null_move();
+        if let Some(stack) = &mut self.nnue {
+            stack.passed(ply + 1);
         }
     }
 
@@ -580,12 +615,12 @@ impl<'a, G: Game> Worker<'a, G> {
         self.frames[0].eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            self.static_eval()
+            self.static_eval(0)
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.frames[0].piece_to = PieceTo::new(&self.pos, m);
-            self.pos.make_move(m);
+            self.make(m, 0);
             let ext = i32::from(self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -689,7 +724,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.static_eval() };
+            return if in_check { 0 } else { self.static_eval(ply) };
         }
         let excluded = self.frames[ply].excluded;
         self.frames[ply + 1].excluded = Move::NONE;
@@ -722,7 +757,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
-            let e = self.static_eval();
+            let e = self.static_eval(ply);
             // The table's bound is a better guess than the static value where it applies.
             match tte {
                 Some(t) if t.bound == Bound::Lower && tt_score > e => tt_score,
@@ -764,7 +799,7 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.frames[ply].piece_to = PieceTo::NONE;
-                self.pos.make_null_move();
+                self.make_null(ply);
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
                 self.pos.unmake_null_move();
                 if self.stopped {
@@ -794,7 +829,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 }
                 self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
-                self.pos.make_move(m);
+                self.make(m, ply);
                 let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta && !self.stopped {
                     v = -self.search(
@@ -933,7 +968,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let piece_to = PieceTo::new(&self.pos, m);
             self.frames[ply].piece_to = piece_to;
-            self.pos.make_move(m);
+            self.make(m, ply);
             let gives_check = self.pos.in_check();
             if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
                 ext = 1;
@@ -1065,7 +1100,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE {
-            return if in_check { 0 } else { self.static_eval() };
+            return if in_check { 0 } else { self.static_eval(ply) };
         }
         let key = self.pos.key();
         let tte = self.tt.probe(key);
@@ -1092,7 +1127,7 @@ impl<'a, G: Game> Worker<'a, G> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.static_eval();
+            stand_pat = self.static_eval(ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1124,7 +1159,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 quiet_evasions += 1;
             }
-            self.pos.make_move(m);
+            self.make(m, ply);
             let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
             self.pos.unmake_move();
             if self.stopped {

@@ -14,6 +14,7 @@
 mod alphabeta;
 mod eval_cache;
 pub mod limits;
+mod nnue_stack;
 pub mod ordering;
 pub mod smp;
 pub mod time;
@@ -23,6 +24,7 @@ pub use limits::Limits;
 pub use smp::search;
 pub use tt::{Bound, TranspositionTable};
 
+use crate::nnue::Network;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -170,6 +172,9 @@ pub struct SearchOptions {
     /// Evaluate by material alone ([`crate::games::Game::material`]): the baseline against which each game's
     /// evaluation is measured in matches. Off in play.
     pub material_only: bool,
+    /// Evaluate with this net instead of [`crate::games::Game::evaluate`] (the `Use NNUE`
+    /// option with a net loaded for the game searched). A net of another game is ignored.
+    pub nnue: Option<Arc<Network>>,
 }
 
 impl Default for SearchOptions {
@@ -179,6 +184,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             material_only: false,
+            nnue: None,
         }
     }
 }

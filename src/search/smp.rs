@@ -105,6 +105,7 @@ pub fn search<G: Game>(
         counters: &counters,
         frontier,
         material_only: opts.material_only,
+        nnue: opts.nnue.as_deref(),
         node_limit: limits.nodes,
         hard_limit: budget.map(|b| b.hard),
     };

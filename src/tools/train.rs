@@ -4,8 +4,8 @@
 //! Data files are `cannonade datagen`'s binary files (read with its `DataReader`) or a text
 //! format, told apart by their first byte ([`open_records`]).
 //!
-//! `HOOK(features)` in [`features_for`] marks the work still to come: each game type that
-//! implements [`NnueFeatures`] is listed there (only orthodox chess so far).
+//! [`features_for`] lists every game type (each implements [`crate::nnue::NnueFeatures`], a
+//! supertrait of [`Game`]); a type answers for the variants whose registry entry it starts.
 //!
 //! Text format (one position per line; blank lines and lines starting with `#` are skipped):
 //! `FEN | score | result`, the score in centipawns and the result (1 win, 0 draw, -1 loss) both
@@ -13,12 +13,14 @@
 //! `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -35 | 0`.
 
 use crate::engine::registry::{self, VariantInfo};
-use crate::games::chess::Chess;
+use crate::games::cannon::CannonPosition;
+use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
+use crate::games::shogi::CannonShogi;
 use crate::games::Game;
 use crate::nnue::train::{
     self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
 };
-use crate::nnue::{NnueFeatures, DEFAULT_HIDDEN, DEFAULT_SCALE};
+use crate::nnue::{DEFAULT_HIDDEN, DEFAULT_SCALE};
 use indicatif::ProgressBar;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -71,7 +73,7 @@ pub struct TrainArgs {
 /// Reads a FEN with the game's own reader and lists its features.
 struct GameFeatures<G>(G);
 
-impl<G: Game + NnueFeatures> PositionFeatures for GameFeatures<G> {
+impl<G: Game> PositionFeatures for GameFeatures<G> {
     fn feature_count(&self) -> usize {
         self.0.feature_count()
     }
@@ -89,15 +91,30 @@ impl<G: Game + NnueFeatures> PositionFeatures for GameFeatures<G> {
 
 /// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
 pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFeatures>, String> {
-    // HOOK(features): every game type implementing `NnueFeatures` goes in this list; a type
-    // answers for the variants whose registry entry it can start (`new_game` refuses others).
-    if let Ok(start) = variant.new_game::<Chess>() {
-        return Ok(Box::new(GameFeatures(start)));
+    // Every game type: the first whose `new_game` accepts the registry entry plays it (a type
+    // refuses boards and pieces it does not have).
+    fn try_type<G: Game>(variant: &'static VariantInfo) -> Option<Box<dyn PositionFeatures>> {
+        let start = variant.new_game::<G>().ok()?;
+        Some(Box::new(GameFeatures(start)))
     }
-    Err(format!(
-        "variant '{}' has no NNUE input features yet (so far only orthodox chess has them)",
-        variant.game.name
-    ))
+    type TryType = fn(&'static VariantInfo) -> Option<Box<dyn PositionFeatures>>;
+    let candidates: [TryType; 6] = [
+        try_type::<Chess>,
+        try_type::<SwedishCannonChess>,
+        try_type::<CannonriderChess>,
+        try_type::<ChesstoniaChess>,
+        try_type::<CannonShogi>,
+        try_type::<CannonPosition>,
+    ];
+    candidates
+        .iter()
+        .find_map(|try_type| try_type(variant))
+        .ok_or_else(|| {
+            format!(
+                "variant '{}' is played by no game type with NNUE features",
+                variant.game.name
+            )
+        })
 }
 
 /// Reads one line of the text format: `None` for a blank or comment line.
@@ -412,10 +429,21 @@ mod tests {
     }
 
     #[test]
-    fn only_orthodox_chess_has_features_so_far() {
+    fn every_variant_has_the_features_of_the_type_that_plays_it() {
         for v in VARIANTS {
-            let found = features_for(v);
-            assert_eq!(found.is_ok(), v.game.name == "chess", "{}", v.game.name);
+            let found = features_for(v).unwrap();
+            // The trainer's type and the engine's agree on the count (a net trained with one
+            // must load in the other), and the start position reads.
+            let session = v.new_session();
+            assert_eq!(
+                found.feature_count(),
+                session.nnue_feature_count(),
+                "{}",
+                v.game.name
+            );
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            found.features(v.game.start_fen, &mut a, &mut b).unwrap();
+            assert!(!a.is_empty() && a.len() == b.len(), "{}", v.game.name);
         }
         let chess = features_for(registry::find("chess").unwrap()).unwrap();
         assert_eq!(chess.feature_count(), 768);

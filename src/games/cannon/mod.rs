@@ -6,6 +6,7 @@
 mod eval;
 mod fen;
 mod movegen;
+pub mod nnue_features;
 mod notation;
 mod position;
 mod see;

@@ -1,10 +1,12 @@
 //! The Cannon position: soldiers and towns as bitboards, towns in hand, side to move, key and
 //! history; make and unmake.
 
+use super::nnue_features::{change, Piece};
 use super::tables::{tables, Bb, CannonTables};
 use crate::board::{Color, Square};
 use crate::games::history;
 use crate::games::{Move, MoveKind};
+use crate::nnue::DirtyRecord;
 
 /// What a move took off the board, for unmake.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -40,6 +42,10 @@ pub struct CannonPosition {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) history: Vec<Undo>,
+    /// What the last move changed, for the NNUE's incremental update: filled by the put and
+    /// remove functions below and `set_in_hand`, through which every move's changes go
+    /// (unmake restores the bitboards directly: nothing reads the record after it).
+    pub(crate) dirty: DirtyRecord,
 }
 
 impl CannonPosition {
@@ -56,6 +62,7 @@ impl CannonPosition {
             fullmove: 1,
             key: 0,
             history: Vec::with_capacity(256),
+            dirty: DirtyRecord::default(),
         }
     }
 
@@ -116,24 +123,28 @@ impl CannonPosition {
     pub(crate) fn put_soldier(&mut self, c: Color, sq: Square) {
         self.soldiers[c.index()].set(sq);
         self.key ^= self.t.keys.soldier(c, sq);
+        self.dirty.push(change(true, c, Piece::Soldier, sq));
     }
 
     #[inline(always)]
     pub(crate) fn remove_soldier(&mut self, c: Color, sq: Square) {
         self.soldiers[c.index()].clear(sq);
         self.key ^= self.t.keys.soldier(c, sq);
+        self.dirty.push(change(false, c, Piece::Soldier, sq));
     }
 
     #[inline(always)]
     pub(crate) fn put_town(&mut self, c: Color, sq: Square) {
         self.towns[c.index()].set(sq);
         self.key ^= self.t.keys.town(c, sq);
+        self.dirty.push(change(true, c, Piece::Town, sq));
     }
 
     #[inline(always)]
     pub(crate) fn remove_town(&mut self, c: Color, sq: Square) {
         self.towns[c.index()].clear(sq);
         self.key ^= self.t.keys.town(c, sq);
+        self.dirty.push(change(false, c, Piece::Town, sq));
     }
 
     #[inline(always)]
@@ -141,6 +152,8 @@ impl CannonPosition {
         if self.in_hand[c.index()] != v {
             self.in_hand[c.index()] = v;
             self.key ^= self.t.keys.hand[c.index()];
+            self.dirty
+                .push(change(v, c, Piece::TownInHand, Square::new(0)));
         }
     }
 
@@ -168,6 +181,7 @@ impl CannonPosition {
             halfmove: self.halfmove,
             key: self.key,
         };
+        self.dirty.clear();
         self.halfmove = self.halfmove.saturating_add(1);
         match m.kind() {
             MoveKind::Drop => {
@@ -229,6 +243,7 @@ impl CannonPosition {
 
     /// Passes the turn (null-move pruning only).
     pub fn make_null(&mut self) {
+        self.dirty.clear();
         self.history.push(Undo {
             mv: Move::NONE,
             taken: Taken::Nothing,

@@ -36,6 +36,9 @@ impl ChessRules for Cannonrider {
         Role::Bishop,
         Role::Knight,
     ];
+    /// The Cannonrider moves by the colour of its square, which the flip of a 10-file board
+    /// changes and the half turn keeps.
+    const NNUE_ROTATE: bool = true;
 
     #[inline(always)]
     fn is_pawn_like(role: Role) -> bool {

@@ -40,6 +40,9 @@ impl ChessRules for Chesstonia {
         Role::Stone,
     ];
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+    /// Each side's machinery stands on the other edge of the board (White's on the right):
+    /// the half turn maps one side's machinery onto the other's, the flip does not.
+    const NNUE_ROTATE: bool = true;
 
     /// Stones can never be captured.
     #[inline(always)]

@@ -1,21 +1,40 @@
-//! Orthodox chess's NNUE input features, the reference implementation of
-//! [`NnueFeatures`]: 768 features, one per (colour relative to the perspective, piece kind,
-//! square), with the board flipped vertically (rank 1 <-> rank 8) for Black's perspective, so
-//! that each side sees its own pieces as "mine" moving up the board.
+//! The chess family's NNUE input features, orthodox chess's being the reference
+//! implementation of [`NnueFeatures`]: one feature per (colour relative to the perspective,
+//! piece kind of the variant, square), plus, for a variant with a reserve, "at least k pieces in
+//! reserve" per colour. The board is turned for Black's perspective so that each side sees its
+//! own pieces as "mine" moving up the board.
 //!
-//! Index = `relative_colour * 384 + role * 64 + square`, where `relative_colour` is 0 for the
-//! perspective's own pieces and 1 for the opponent's, `role` counts pawn, knight, bishop, rook,
-//! queen, king from 0, and `square` is `rank * 8 + file` seen from the perspective.
+//! Index = `relative_colour * kinds * squares + slot * squares + square`, where
+//! `relative_colour` is 0 for the perspective's own pieces and 1 for the opponent's, `slot` is
+//! the piece kind's place in the variant's role list (`ChessRules::ROLES`: pawn, knight,
+//! bishop, rook, queen, king, then the variant's own pieces), and `square` is the word's square
+//! index (`rank * files + file`, holes included) seen from the perspective. Reserve features
+//! follow: `2 * kinds * squares + relative_colour * NNUE_RESERVE + (k - 1)`.
+//!
+//! Orthodox chess: 6 kinds x 64 squares x 2 = 768 features. Swedish Cannon Chess adds the
+//! cannon (896) and 2 x 8 reserve counts (912). Gustavian Cannonrider Chess: 8 kinds (the
+//! Cannonrider and the Scorpion) on the 80-square word, 1,280. Cannons of Chesstonia: 10 kinds
+//! (the track cannon and the projectiles) on the 96-square word, 1,920; its machinery stands on
+//! board entries beside the chess board, so a stored, loaded or launched projectile and the
+//! cannon's place on its track are features like any piece.
+//!
+//! The incremental update reads the [`DirtyRecord`] that `put`, `remove` and `set_reserve`
+//! fill during a move (`position.rs`): a change is [`ADDED`] or not, then either a piece
+//! (`code << 8 | square`) or, with [`RESERVE`], a reserve count (`colour << 8 | k`).
 
-use super::{Chess, Role};
-use crate::board::{Color, Square};
-use crate::nnue::NnueFeatures;
+use super::piece::{Piece, Role};
+use super::position::ChessPosition;
+use super::rules::ChessRules;
+use crate::board::{BitWord, Color, Square};
+use crate::nnue::{sort_change, FeatureList, NnueFeatures, ADDED};
 
 /// How many features orthodox chess has: 2 colours x 6 kinds x 64 squares.
 pub const CHESS_FEATURES: usize = 2 * 6 * 64;
 
-/// The feature of a `color` `role` on `sq`, seen from `perspective`. The incremental update
-/// asks this for the pieces a move lifts and puts down.
+/// The flag of a reserve change in the dirty record (a piece change has it clear).
+pub(crate) const RESERVE: u32 = 1 << 30;
+
+/// The feature of a `color` `role` on `sq` in orthodox chess, seen from `perspective`.
 #[inline(always)]
 pub fn chess_feature(perspective: Color, color: Color, role: Role, sq: Square) -> u32 {
     let relative = usize::from(color != perspective);
@@ -26,24 +45,124 @@ pub fn chess_feature(perspective: Color, color: Color, role: Role, sq: Square) -
     (relative * 384 + role.index() * 64 + square) as u32
 }
 
-impl NnueFeatures for Chess {
-    fn feature_count(&self) -> usize {
-        CHESS_FEATURES
+/// Each role's place in a variant's role list (`u8::MAX` for roles it does not have).
+const fn role_slots(roles: &[Role]) -> [u8; Role::COUNT] {
+    let mut slots = [u8::MAX; Role::COUNT];
+    let mut i = 0;
+    while i < roles.len() {
+        slots[roles[i] as usize] = i as u8;
+        i += 1;
+    }
+    slots
+}
+
+impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
+    const NNUE_SLOTS: [u8; Role::COUNT] = role_slots(R::ROLES);
+
+    /// Squares of the word (holes included: they are never occupied, their features never
+    /// active, and counting them keeps a square's index the word's own).
+    #[inline(always)]
+    fn nnue_squares(&self) -> usize {
+        self.t.geo.files() * self.t.geo.ranks()
     }
 
-    fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
-        for color in Color::BOTH {
-            for role in Role::ORTHODOX {
-                for sq in self.pieces(color, role) {
-                    out.push(chess_feature(perspective, color, role, sq));
-                }
+    /// `sq` seen from `perspective`: Black's view is flipped top to bottom, or turned half a
+    /// circle where the variant says its two sides mirror that way (`ChessRules::NNUE_ROTATE`).
+    #[inline(always)]
+    fn nnue_square(&self, perspective: Color, sq: Square) -> usize {
+        let i = sq.index();
+        match perspective {
+            Color::White => i,
+            Color::Black if R::NNUE_ROTATE => self.nnue_squares() - 1 - i,
+            Color::Black => {
+                let files = self.t.geo.files();
+                (self.t.geo.ranks() - 1 - i / files) * files + i % files
             }
         }
     }
+
+    /// The feature of piece `p` on `sq`, seen from `perspective`.
+    #[inline(always)]
+    pub(crate) fn piece_feature(&self, perspective: Color, p: Piece, sq: Square) -> u32 {
+        let n = self.nnue_squares();
+        let relative = usize::from(p.color() != perspective);
+        let slot = usize::from(Self::NNUE_SLOTS[p.role().index()]);
+        debug_assert!(
+            slot < R::ROLES.len(),
+            "{:?} is not a piece of the variant",
+            p
+        );
+        ((relative * R::ROLES.len() + slot) * n + self.nnue_square(perspective, sq)) as u32
+    }
+
+    /// The feature "`color` has at least `k` pieces in reserve" (`k` from 1), seen from
+    /// `perspective`.
+    #[inline(always)]
+    fn reserve_feature(&self, perspective: Color, color: Color, k: usize) -> u32 {
+        let relative = usize::from(color != perspective);
+        (2 * R::ROLES.len() * self.nnue_squares() + relative * R::NNUE_RESERVE + k - 1) as u32
+    }
+}
+
+impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
+    fn feature_count(&self) -> usize {
+        2 * R::ROLES.len() * self.nnue_squares() + 2 * R::NNUE_RESERVE
+    }
+
+    fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
+        for sq in self.occupied() {
+            let p = Piece::from_code(self.board[sq.index()]);
+            out.push(self.piece_feature(perspective, p, sq));
+        }
+        for color in Color::BOTH {
+            for k in 1..=usize::from(self.reserve[color.index()]).min(R::NNUE_RESERVE) {
+                out.push(self.reserve_feature(perspective, color, k));
+            }
+        }
+    }
+
+    fn last_move_delta(
+        &self,
+        perspective: Color,
+        added: &mut FeatureList,
+        removed: &mut FeatureList,
+    ) -> bool {
+        let Some(changes) = self.dirty.changes() else {
+            return false;
+        };
+        changes.iter().all(|&c| {
+            let feature = if c & RESERVE != 0 {
+                let color = if (c >> 8) & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                self.reserve_feature(perspective, color, (c & 0xff) as usize)
+            } else {
+                let p = Piece::from_code((c >> 8) as u8);
+                self.piece_feature(perspective, p, Square::new(c as u8))
+            };
+            sort_change(c, feature, added, removed)
+        })
+    }
+}
+
+/// The dirty record's entry for piece `p` put on (`added`) or taken off `sq`.
+#[inline(always)]
+pub(crate) fn piece_change(added: bool, p: Piece, sq: Square) -> u32 {
+    (if added { ADDED } else { 0 }) | u32::from(p.code()) << 8 | sq.index() as u32
+}
+
+/// The dirty record's entry for "`color` has at least `k` in reserve" becoming true
+/// (`added`) or false.
+#[inline(always)]
+pub(crate) fn reserve_change(added: bool, color: Color, k: u8) -> u32 {
+    (if added { ADDED } else { 0 }) | RESERVE | (color.index() as u32) << 8 | u32::from(k)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::Chess;
     use super::*;
     use crate::engine::registry::new_game;
     use crate::games::Game;
@@ -66,6 +185,21 @@ mod tests {
         assert!(white.contains(&(5 * 64 + 4)));
         // Black's e8 king is "their king on e8" for White: 384 + 5 * 64 + 60.
         assert!(white.contains(&(384 + 5 * 64 + 60)));
+    }
+
+    #[test]
+    fn the_generic_numbering_is_the_reference_one_for_orthodox_chess() {
+        let pos: Chess = new_game("chess").unwrap();
+        assert_eq!(pos.feature_count(), CHESS_FEATURES);
+        for sq in pos.occupied() {
+            let p = pos.piece_at(sq).unwrap();
+            for side in Color::BOTH {
+                assert_eq!(
+                    pos.piece_feature(side, p, sq),
+                    chess_feature(side, p.color(), p.role(), sq)
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The chess-family position: board, bitboards, rights, key and history; make and unmake.
 
+use super::nnue_features::{piece_change, reserve_change};
 use super::piece::{Piece, Role};
 use super::rules::{ChessRules, Orthodox};
 use super::tables::ChessTables;
 use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::history;
 use crate::games::{Move, MoveKind, Variant};
+use crate::nnue::DirtyRecord;
 use std::marker::PhantomData;
 
 /// Board array entry for an empty square.
@@ -52,6 +54,9 @@ pub struct ChessPosition<W: BitWord, R: ChessRules = Orthodox> {
     pub(crate) history: Vec<Undo>,
     /// Pieces in reserve per colour (Swedish cannons); always zero in other variants.
     pub(crate) reserve: [u8; 2],
+    /// What the last move changed, for the NNUE's incremental update: filled by `put`,
+    /// `remove` and `set_reserve`, through which every board and reserve change goes.
+    pub(crate) dirty: DirtyRecord,
     pub(crate) rules: PhantomData<R>,
 }
 
@@ -74,6 +79,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             key: 0,
             history: Vec::with_capacity(256),
             reserve: [0; 2],
+            dirty: DirtyRecord::default(),
             rules: PhantomData,
         }
     }
@@ -124,6 +130,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.by_color[p.color().index()].set(sq);
         self.by_role[p.role().index()].set(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        self.dirty.push(piece_change(true, p, sq));
     }
 
     #[inline(always)]
@@ -133,6 +140,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.by_color[p.color().index()].clear(sq);
         self.by_role[p.role().index()].clear(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        self.dirty.push(piece_change(false, p, sq));
         p
     }
 
@@ -144,8 +152,17 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Sets a reserve count, keeping the key in step.
     pub(crate) fn set_reserve(&mut self, c: Color, n: u8) {
         let keys = &self.t.keys.reserve[c.index()];
-        self.key ^= keys[self.reserve[c.index()] as usize] ^ keys[n as usize];
+        let old = self.reserve[c.index()];
+        self.key ^= keys[old as usize] ^ keys[n as usize];
         self.reserve[c.index()] = n;
+        // One more or one fewer: "at least n" appears, or "at least old" goes.
+        if n == old + 1 {
+            self.dirty.push(reserve_change(true, c, n));
+        } else if n + 1 == old {
+            self.dirty.push(reserve_change(false, c, old));
+        } else if n != old {
+            self.dirty.overflow();
+        }
     }
 
     /// All pieces of `by` that attack `sq`, with the board occupied as `occ`.
@@ -248,6 +265,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             halfmove: self.halfmove,
             key: self.key,
         };
+        self.dirty.clear();
         if let Some(ep) = self.ep.take() {
             self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
         }
@@ -357,6 +375,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     pub fn make_null(&mut self) {
         let t = self.t;
+        self.dirty.clear();
         self.history.push(Undo {
             mv: Move::NONE,
             moved: EMPTY,

@@ -49,6 +49,17 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     /// What a pawn (or a pawn-like piece) may promote to, strongest first.
     const PROMOTIONS: &'static [Role];
 
+    // NNUE input features (`nnue_features.rs`).
+
+    /// Whether Black sees the board turned half a circle rather than flipped top to bottom:
+    /// the net's two perspectives should see each other's situations alike, so a variant
+    /// whose rules are symmetric under the half turn and not under the flip (a piece that
+    /// moves by square colour, machinery on opposite sides of the board) turns it.
+    const NNUE_ROTATE: bool = false;
+
+    /// How many reserve counts each side has features for ("at least 1" to "at least N").
+    const NNUE_RESERVE: usize = 0;
+
     // Pieces.
 
     /// Whether pieces of `role` move and take like pawns: they promote on the last rank, reset

@@ -36,6 +36,8 @@ impl ChessRules for SwedishCannon {
         Role::Cannon,
     ];
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+    /// As many as a reserve can hold (the FEN reader's limit).
+    const NNUE_RESERVE: usize = MAX_RESERVE;
 
     /// A cannon attacks what it could capture: the first piece past one screen. That is
     /// symmetric, so the cannons seen that way from `sq` are the ones attacking it.

@@ -5,6 +5,7 @@
 mod eval;
 mod fen;
 mod movegen;
+pub mod nnue_features;
 mod piece;
 mod position;
 mod see;

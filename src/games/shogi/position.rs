@@ -1,11 +1,13 @@
 //! The Cannon Shogi position: board, bitboards by colour and by movement kind, hands, key and
 //! history; attack detection; make and unmake.
 
+use super::nnue_features::{hand_change, piece_change};
 use super::piece::{Kind, Piece, Role, HAND_KINDS};
 use super::tables::{ShogiTables, BB, SQUARES};
 use crate::board::{Bitboard, Color, RayDir, Square};
 use crate::games::history;
 use crate::games::{Move, MoveKind};
+use crate::nnue::DirtyRecord;
 
 /// Board array entry for an empty square.
 pub(crate) const EMPTY: u8 = 0xff;
@@ -40,6 +42,9 @@ pub struct ShogiPosition {
     pub(crate) game_ply: u32,
     pub(crate) key: u64,
     pub(crate) history: Vec<Undo>,
+    /// What the last move changed, for the NNUE's incremental update: filled by `put`,
+    /// `remove` and `set_hand`, through which every board and hand change goes.
+    pub(crate) dirty: DirtyRecord,
 }
 
 impl ShogiPosition {
@@ -57,6 +62,7 @@ impl ShogiPosition {
             game_ply: 0,
             key: 0,
             history: Vec::with_capacity(256),
+            dirty: DirtyRecord::default(),
         }
     }
 
@@ -108,6 +114,7 @@ impl ShogiPosition {
         self.by_color[p.color().index()].set(sq);
         self.by_kind[p.role().kind().index()].set(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        self.dirty.push(piece_change(true, p, sq));
     }
 
     #[inline(always)]
@@ -117,6 +124,7 @@ impl ShogiPosition {
         self.by_color[p.color().index()].clear(sq);
         self.by_kind[p.role().kind().index()].clear(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        self.dirty.push(piece_change(false, p, sq));
         p
     }
 
@@ -127,6 +135,14 @@ impl ShogiPosition {
         let old = self.hands[c.index()][kind];
         self.key ^= keys.hand(c, kind, old as usize) ^ keys.hand(c, kind, count as usize);
         self.hands[c.index()][kind] = count;
+        // One more or one fewer: "at least count" appears, or "at least old" goes.
+        if count == old + 1 {
+            self.dirty.push(hand_change(true, c, kind, count));
+        } else if count + 1 == old {
+            self.dirty.push(hand_change(false, c, kind, old));
+        } else if count != old {
+            self.dirty.overflow();
+        }
     }
 
     /// The pieces of `by` (restricted to `mask`) that attack `sq` when the board is occupied
@@ -202,6 +218,7 @@ impl ShogiPosition {
             checkers: self.checkers,
             halfmove: self.halfmove,
         };
+        self.dirty.clear();
         self.halfmove += 1;
         match m.kind() {
             MoveKind::Drop => {
@@ -273,6 +290,7 @@ impl ShogiPosition {
     }
 
     pub fn make_null(&mut self) {
+        self.dirty.clear();
         self.history.push(Undo {
             mv: Move::NONE,
             captured: EMPTY,

@@ -13,7 +13,9 @@ pub mod describe;
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::state::{EngineState, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::state::{
+    EngineState, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS, USE_NNUE,
+};
 use crate::engine::Coord;
 #[cfg(test)]
 use crate::games::EndReason;
@@ -599,6 +601,20 @@ impl XBoard {
                 }
                 say(&format!("# Fen: {}", self.state.session().fen()));
             }
+            // Not XBoard's either: the evaluations, as UCI's `eval` gives them.
+            "eval" => {
+                let session = self.state.session();
+                say(&format!(
+                    "# Static evaluation: {} cp (side to move)",
+                    session.evaluate()
+                ));
+                if let Some(v) = self.state.net().and_then(|net| session.evaluate_nnue(net)) {
+                    say(&format!(
+                        "# NNUE evaluation: {v} cp (side to move), {}",
+                        self.state.net_description()
+                    ));
+                }
+            }
             "memory" => self.cmd_memory(rest),
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if self.state.set_threads(n).is_ok() => {}
@@ -672,6 +688,8 @@ impl XBoard {
             self.state.options().multipv
         ));
         say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
+        say(&format!("feature option=\"{USE_NNUE} -check 0\""));
+        say(&format!("feature option=\"{EVAL_FILE} -file \""));
         for o in EngineState::all_rule_options() {
             say(&format!(
                 "feature option=\"{} -check {}\"",
@@ -682,9 +700,30 @@ impl XBoard {
         say("feature done=1");
     }
 
+    /// After a change of the evaluation options: which evaluation the search will use (a
+    /// comment line; a popup when the net asked for is missing).
+    fn tell_evaluator(&self) {
+        if let Some(note) = self.state.nnue_missing() {
+            say(&format!("telluser {note}"));
+        } else if self.state.use_nnue() {
+            say(&format!(
+                "# NNUE evaluation with {}",
+                self.state.net_description()
+            ));
+        } else {
+            say("# hand-written evaluation (Use NNUE is off)");
+        }
+    }
+
     /// Starts a new game of `info` at its start position.
     fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+        let was = self.state.variant().game.name;
         self.state.select_variant(info)?;
+        if was != info.game.name {
+            if let Some(note) = self.state.nnue_missing() {
+                say(&format!("telluser {note}"));
+            }
+        }
         self.setup_fen = None;
         self.history.clear();
         self.excluded.clear();
@@ -1013,6 +1052,33 @@ impl XBoard {
                 )),
             }
             return;
+        }
+        if name.eq_ignore_ascii_case(USE_NNUE) {
+            match value {
+                "1" | "true" => self.state.set_use_nnue(true),
+                "0" | "false" => self.state.set_use_nnue(false),
+                _ => {
+                    return say(&format!(
+                        "Error (option {USE_NNUE} takes 0 or 1): {}",
+                        clip(value)
+                    ))
+                }
+            }
+            return self.tell_evaluator();
+        }
+        if name.eq_ignore_ascii_case(EVAL_FILE) {
+            // The next search uses it; one running now keeps the net it started with.
+            return match self.state.load_eval_file(value) {
+                Ok(net) => {
+                    say(&format!("# {EVAL_FILE}: {net}"));
+                    self.tell_evaluator();
+                }
+                Err(e) => say(&format!(
+                    "Error ({}): option {EVAL_FILE}={}",
+                    clip_message(&e),
+                    clip(value)
+                )),
+            };
         }
         if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
             return match value {

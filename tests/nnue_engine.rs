@@ -1,0 +1,303 @@
+//! The learned evaluation in the engine: `EvalFile` and `Use NNUE` over UCI and XBoard (bad
+//! files refused with their reason, the current net kept), `eval` against a net evaluated here
+//! from scratch, and searches with a net for every variant.
+//!
+//! No trained net exists yet: the nets here are random ones of the right shape, written to a
+//! scratch directory.
+
+mod protocol_support;
+
+use cannonade::engine::registry::{self, VARIANTS};
+use cannonade::games::chess::Chess;
+use cannonade::games::{Game, Notation};
+use cannonade::nnue::{
+    Accumulator, FloatNetwork, Network, NnueFeatures, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
+};
+use cannonade::search::{Limits, Report, SearchControl, SearchOptions, TranspositionTable};
+use protocol_support::{Engine, ANSWER};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cannonade-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A random quantised net for `variant` (its feature count taken from the engine), hidden
+/// size `hidden`, weights from `seed`.
+fn random_net(variant: &str, hidden: usize, seed: u64) -> Network {
+    let features = registry::find(variant)
+        .unwrap()
+        .new_session()
+        .nnue_feature_count();
+    let mut float = FloatNetwork::new_random(features, hidden, seed);
+    // Trained-size weights, so that evaluations are tens or hundreds of centipawns.
+    for w in &mut float.ft_weights {
+        *w *= 0.3 * (features as f32).sqrt();
+    }
+    for w in &mut float.out_weights {
+        *w *= 0.5 * ((2 * hidden) as f32).sqrt();
+    }
+    float
+        .quantise(variant, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .unwrap()
+        .0
+}
+
+/// The bad files of the refusal tests, with a word each message must contain.
+fn bad_files(dir: &Path, good: &Path) -> Vec<(PathBuf, &'static str)> {
+    let bytes = std::fs::read(good).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let corrupt = dir.join("corrupt.nnue");
+    let mut c = bytes.clone();
+    c[100] ^= 0x40;
+    std::fs::write(&corrupt, c).unwrap();
+    let shogi = dir.join("shogi.nnue");
+    random_net("cannonshogi", 16, 3).save(&shogi).unwrap();
+    vec![
+        (dir.join("no-such-file.nnue"), "net file"),
+        (truncated, "truncated"),
+        (corrupt, "corrupted"),
+        (shogi, "trained for variant 'cannonshogi'"),
+    ]
+}
+
+/// The net's evaluation of a chess position computed here: both perspectives refreshed from
+/// the position's features.
+fn evaluate_from_scratch(net: &Network, pos: &Chess) -> i32 {
+    let side = pos.side_to_move();
+    let acc = |perspective| {
+        let mut f = Vec::new();
+        pos.active_features(perspective, &mut f);
+        let mut a = Accumulator::new(net);
+        a.refresh(net, &f);
+        a
+    };
+    net.evaluate(&acc(side), &acc(!side))
+}
+
+/// The number in an `eval` line `... NNUE evaluation: N cp ...`.
+fn nnue_value(lines: &[String]) -> Option<i32> {
+    lines.iter().find_map(|l| {
+        let rest = l.split("NNUE evaluation: ").nth(1)?;
+        rest.split(' ').next()?.parse().ok()
+    })
+}
+
+#[test]
+fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
+    let dir = scratch("nnue-uci");
+    let good = dir.join("chess.nnue");
+    let net = random_net("chess", 32, 1);
+    net.save(&good).unwrap();
+    let mut e = Engine::start();
+    e.send("uci").unwrap();
+    let options = e.until(ANSWER, |l| l == "uciok").unwrap();
+    assert!(options.contains(&"option name Use NNUE type check default false".to_string()));
+    assert!(options.contains(&"option name EvalFile type string default <empty>".to_string()));
+
+    // No net yet: `eval` gives the hand-written evaluation only.
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(lines[0].starts_with("Static evaluation: "), "{lines:?}");
+    assert_eq!(nnue_value(&lines), None, "{lines:?}");
+
+    e.send(&format!("setoption name EvalFile value {}", good.display()))
+        .unwrap();
+    let lines = e.sync_uci().unwrap();
+    let described = format!("net {} for chess (768 features, 32 hidden)", good.display());
+    assert!(lines[0].contains(&described), "{lines:?}");
+    e.send("position startpos moves e2e4 c7c5 g1f3").unwrap();
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    let start: Chess = registry::new_game("chess").unwrap();
+    let pos = start
+        .with_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+        .unwrap();
+    let expected = evaluate_from_scratch(&net, &pos);
+    assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
+    // `Use NNUE` is still off.
+    assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
+
+    for (path, why) in bad_files(&dir, &good) {
+        e.send(&format!("setoption name EvalFile value {}", path.display()))
+            .unwrap();
+        let lines = e.sync_uci().unwrap();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: EvalFile")
+                && lines[0].contains(why)
+                && lines[0].contains(&format!("keeping {described}")),
+            "{}: {lines:?}",
+            path.display()
+        );
+        e.send("eval").unwrap();
+        let lines = e.sync_uci().unwrap();
+        assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
+    let mut e = Engine::start();
+    e.send("uci").unwrap();
+    e.until(ANSWER, |l| l == "uciok").unwrap();
+    e.send("setoption name UCI_Variant value cannon").unwrap();
+    e.sync_uci().unwrap();
+    e.send("setoption name Use NNUE value true").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string Use NNUE: variant cannon has no net")
+            && lines[0].contains("hand-written evaluation is used"),
+        "{lines:?}"
+    );
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
+    // Choosing another game without a net says it again.
+    e.send("setoption name UCI_Variant value cannonshogi")
+        .unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("variant cannonshogi has no net")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
+    let dir = scratch("nnue-xboard");
+    let good = dir.join("chess.nnue");
+    let net = random_net("chess", 32, 2);
+    net.save(&good).unwrap();
+    let mut e = Engine::start();
+    e.send("xboard").unwrap();
+    e.send("protover 2").unwrap();
+    let features = e.until(ANSWER, |l| l == "feature done=1").unwrap();
+    assert!(features.contains(&"feature option=\"Use NNUE -check 0\"".to_string()));
+    assert!(features.contains(&"feature option=\"EvalFile -file \"".to_string()));
+    e.send(&format!("option EvalFile={}", good.display()))
+        .unwrap();
+    let lines = e.sync_xboard().unwrap();
+    let described = format!("net {} for chess (768 features, 32 hidden)", good.display());
+    assert!(lines[0].contains(&described), "{lines:?}");
+    let start: Chess = registry::new_game("chess").unwrap();
+    let expected = evaluate_from_scratch(&net, &start);
+    for (path, why) in bad_files(&dir, &good) {
+        e.send(&format!("option EvalFile={}", path.display()))
+            .unwrap();
+        let lines = e.sync_xboard().unwrap();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("Error (EvalFile")
+                && lines[0].contains(why)
+                && lines[0].contains(&format!("keeping {described}")),
+            "{}: {lines:?}",
+            path.display()
+        );
+        e.send("eval").unwrap();
+        let lines = e.sync_xboard().unwrap();
+        assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
+    }
+    // Use NNUE where the game has no net: a message the GUI shows.
+    e.send("variant cannon").unwrap();
+    e.sync_xboard().unwrap();
+    e.send("option Use NNUE=1").unwrap();
+    let lines = e.sync_xboard().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("telluser Use NNUE: variant cannon has no net")),
+        "{lines:?}"
+    );
+    // Back to chess: the net loaded for it is still there, and now used.
+    e.send("new").unwrap();
+    e.send("option Use NNUE=1").unwrap();
+    let lines = e.sync_xboard().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("NNUE evaluation with {described}"))),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Searches the session's position to `depth` with `net` (or the hand-written evaluation),
+/// returning the best move and the last reported score.
+fn search(
+    session: &dyn cannonade::engine::Session,
+    net: Option<Arc<Network>>,
+    depth: u32,
+) -> (String, cannonade::search::Score) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let opts = SearchOptions {
+        nnue: net,
+        ..SearchOptions::default()
+    };
+    let tt = TranspositionTable::new(4);
+    let ctl = SearchControl::new(false);
+    let r = session.search(
+        &limits,
+        &opts,
+        &tt,
+        &ctl,
+        Notation::Uci,
+        &mut |_: Report<String>| {},
+    );
+    (r.best.expect("a move"), r.score)
+}
+
+#[test]
+fn a_search_with_a_net_plays_a_legal_move_in_every_variant() {
+    for v in VARIANTS {
+        let name = v.game.name;
+        let session = v.new_session();
+        let net = Arc::new(random_net(name, 32, 5));
+        let (best, _) = search(session.as_ref(), Some(net), 4);
+        assert!(
+            session.legal_moves(Notation::Uci).contains(&best),
+            "{name}: {best}"
+        );
+    }
+}
+
+#[test]
+fn the_search_scores_depth_one_with_the_net_evaluation_of_each_reply() {
+    // After any first move of chess the reply has no capture, so a depth-1 search scores each
+    // root move by the net's evaluation of the position it reaches (quiescence stands pat):
+    // the best of them, seen from the side to move, must be the search's score. The search
+    // updates its accumulators incrementally; here each child is evaluated from scratch.
+    let chess = registry::find("chess").unwrap();
+    let session = chess.new_session();
+    let net = Arc::new(random_net("chess", 32, 9));
+    let best_child = session
+        .legal_moves(Notation::Uci)
+        .iter()
+        .map(|m| {
+            let mut child = session.clone_session();
+            child.play(m, Notation::Uci).unwrap();
+            -child.evaluate_nnue(&net).unwrap()
+        })
+        .max()
+        .unwrap();
+    let (_, score) = search(session.as_ref(), Some(Arc::clone(&net)), 1);
+    assert_eq!(score, cannonade::search::Score::Cp(best_child));
+    // The hand-written evaluation scores it otherwise (the net is what was used).
+    let (_, hand) = search(session.as_ref(), None, 1);
+    assert_ne!(hand, score);
+    // A net of another game is not used on this one.
+    let shogi = Arc::new(random_net("cannonshogi", 32, 9));
+    assert_eq!(search(session.as_ref(), Some(shogi), 1).1, hand);
+}
