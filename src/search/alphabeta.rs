@@ -971,7 +971,14 @@ impl<'a, G: Game> Worker<'a, G> {
             self.make(m, ply);
             let gives_check = self.pos.in_check();
             if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
-                ext = 1;
+                // Only a check that does not lose material is worth a deeper look; a piece
+                // thrown away to give check (a cheap drop or a sacrifice) is searched normally.
+                self.pos.unmake_move();
+                let safe = self.pos.see_ge(m, 0);
+                self.pos.make_move(m);
+                if safe {
+                    ext = 1;
+                }
             }
             let new_depth = depth - 1 + ext;
             let mut score;
