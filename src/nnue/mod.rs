@@ -104,11 +104,27 @@ impl DirtyRecord {
         self.len = u8::MAX;
     }
 
-    /// The changes since the last `clear`, or `None` when there were too many to keep.
+    /// Turns the changes since the last `clear` into features (the game's `feature` reads its
+    /// own payload, the low 31 bits) and sorts them into `added` and `removed` by the
+    /// [`ADDED`] bit. False when there were too many changes to keep or a list is full: the
+    /// caller then refreshes. Every game's [`NnueFeatures::last_move_delta`] is this call.
     #[inline(always)]
-    pub fn changes(&self) -> Option<&[u32]> {
+    pub fn sort_into(
+        &self,
+        added: &mut FeatureList,
+        removed: &mut FeatureList,
+        mut feature: impl FnMut(u32) -> u32,
+    ) -> bool {
         let n = self.len as usize;
-        (n <= MAX_DELTA).then(|| &self.changes[..n])
+        n <= MAX_DELTA
+            && self.changes[..n].iter().all(|&c| {
+                let list = if c & ADDED != 0 {
+                    &mut *added
+                } else {
+                    &mut *removed
+                };
+                list.try_push(feature(c)).is_ok()
+            })
     }
 }
 
@@ -116,17 +132,14 @@ impl DirtyRecord {
 /// appeared (set) or went (clear); the game owns the other 31 bits.
 pub const ADDED: u32 = 1 << 31;
 
-/// Sorts a recorded change into `added` or `removed` after the game has turned its payload
-/// into a feature index. False when a list is full (the caller then refreshes).
+/// The colour a game stored as bit `bit` of a recorded change (0: White, 1: Black).
 #[inline(always)]
-pub fn sort_change(
-    change: u32,
-    feature: u32,
-    added: &mut FeatureList,
-    removed: &mut FeatureList,
-) -> bool {
-    let list = if change & ADDED != 0 { added } else { removed };
-    list.try_push(feature).is_ok()
+pub fn change_color(change: u32, bit: u32) -> Color {
+    if (change >> bit) & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
 }
 
 /// The input features of a game's positions, as the network sees them.

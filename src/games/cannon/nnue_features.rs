@@ -13,7 +13,7 @@
 
 use super::position::CannonPosition;
 use crate::board::{Color, Square};
-use crate::nnue::{sort_change, FeatureList, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, NnueFeatures, ADDED};
 
 const SQUARES: usize = 100;
 
@@ -80,22 +80,13 @@ impl NnueFeatures for CannonPosition {
         added: &mut FeatureList,
         removed: &mut FeatureList,
     ) -> bool {
-        let Some(changes) = self.dirty.changes() else {
-            return false;
-        };
-        changes.iter().all(|&c| {
-            let color = if (c >> 8) & 1 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+        self.dirty.sort_into(added, removed, |c| {
             let what = match (c >> 12) & 3 {
                 0 => Piece::Soldier,
                 1 => Piece::Town,
                 _ => Piece::TownInHand,
             };
-            let f = feature(perspective, color, what, Square::new(c as u8));
-            sort_change(c, f, added, removed)
+            feature(perspective, change_color(c, 8), what, Square::new(c as u8))
         })
     }
 }

@@ -26,7 +26,7 @@ use super::piece::{Piece, Role};
 use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Color, Square};
-use crate::nnue::{sort_change, FeatureList, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, NnueFeatures, ADDED};
 
 /// How many features orthodox chess has: 2 colours x 6 kinds x 64 squares.
 pub const CHESS_FEATURES: usize = 2 * 6 * 64;
@@ -127,22 +127,13 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         added: &mut FeatureList,
         removed: &mut FeatureList,
     ) -> bool {
-        let Some(changes) = self.dirty.changes() else {
-            return false;
-        };
-        changes.iter().all(|&c| {
-            let feature = if c & RESERVE != 0 {
-                let color = if (c >> 8) & 1 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                self.reserve_feature(perspective, color, (c & 0xff) as usize)
+        self.dirty.sort_into(added, removed, |c| {
+            if c & RESERVE != 0 {
+                self.reserve_feature(perspective, change_color(c, 8), (c & 0xff) as usize)
             } else {
                 let p = Piece::from_code((c >> 8) as u8);
                 self.piece_feature(perspective, p, Square::new(c as u8))
-            };
-            sort_change(c, feature, added, removed)
+            }
         })
     }
 }

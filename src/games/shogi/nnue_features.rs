@@ -16,7 +16,7 @@ use super::piece::{Piece, Role, HAND_KINDS, PIECES_IN_GAME};
 use super::position::ShogiPosition;
 use super::tables::SQUARES;
 use crate::board::{Color, Square};
-use crate::nnue::{sort_change, FeatureList, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, NnueFeatures, ADDED};
 
 /// Features of pieces on the board: 2 colours x 22 roles x 81 squares.
 const BOARD_FEATURES: usize = 2 * Role::COUNT * SQUARES;
@@ -110,19 +110,11 @@ impl NnueFeatures for ShogiPosition {
         added: &mut FeatureList,
         removed: &mut FeatureList,
     ) -> bool {
-        let Some(changes) = self.dirty.changes() else {
-            return false;
-        };
-        changes.iter().all(|&c| {
-            let feature = if c & HAND != 0 {
-                let color = if (c >> 12) & 1 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+        self.dirty.sort_into(added, removed, |c| {
+            if c & HAND != 0 {
                 hand_feature(
                     perspective,
-                    color,
+                    change_color(c, 12),
                     ((c >> 8) & 0xf) as usize,
                     (c & 0xff) as usize,
                 )
@@ -132,8 +124,7 @@ impl NnueFeatures for ShogiPosition {
                     Piece::from_code((c >> 8) as u8),
                     Square::new(c as u8),
                 )
-            };
-            sort_change(c, feature, added, removed)
+            }
         })
     }
 }
