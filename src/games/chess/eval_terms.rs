@@ -38,6 +38,13 @@ impl std::ops::AddAssign for Tapered {
     }
 }
 
+impl std::ops::SubAssign for Tapered {
+    fn sub_assign(&mut self, t: Tapered) {
+        self.mg -= t.mg;
+        self.eg -= t.eg;
+    }
+}
+
 impl std::ops::Add for Tapered {
     type Output = Tapered;
     fn add(mut self, t: Tapered) -> Tapered {
