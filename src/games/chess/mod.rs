@@ -370,11 +370,11 @@ mod tests {
                 played += 1;
                 check(&p);
                 // Now and then a move taken back at once, and a null move.
-                if rng.next_u64() % 4 == 0 {
+                if rng.next_u64().is_multiple_of(4) {
                     p.unmake();
                     played -= 1;
                     check(&p);
-                } else if !p.in_check() && rng.next_u64() % 8 == 0 {
+                } else if !p.in_check() && rng.next_u64().is_multiple_of(8) {
                     p.make_null();
                     check(&p);
                     p.unmake_null();
