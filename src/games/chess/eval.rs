@@ -6,7 +6,7 @@ use super::eval_terms::Tapered;
 use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::ChessRules;
-use crate::board::{BitWord, Color};
+use crate::board::{BitWord, Color, Geometry, Square};
 
 /// Middle-game and end-game values of each role, in centipawns.
 ///
@@ -37,6 +37,54 @@ pub(crate) fn phase_weight(r: Role) -> i32 {
     PHASE[r.index()]
 }
 
+/// What a piece of `role` and colour `color` on `sq` adds to the evaluation before the
+/// positional terms, from white's point of view (negative for black): its material and where it
+/// stands, middle and end game. Computed from the board's geometry, so it holds on every board
+/// of the family; [`ChessTables`](super::tables::ChessTables) keeps it for every square.
+pub(crate) fn piece_square<W: BitWord>(
+    geo: &Geometry<W>,
+    color: Color,
+    role: Role,
+    sq: Square,
+) -> Tapered {
+    let cf2 = geo.files() as i32 - 1; // twice the centre file
+    let cr2 = geo.ranks() as i32 - 1;
+    let f2 = 2 * geo.file_of(sq) as i32;
+    let r2 = 2 * geo.rank_of(sq) as i32;
+    // Distance from the centre in half-squares (0 at the middle).
+    let centre = (f2 - cf2).abs().max((r2 - cr2).abs());
+    let advance = geo.relative_rank(sq, color == Color::White) as i32;
+    let (m, e) = match role {
+        Role::Pawn | Role::Scorpion => {
+            let central = if (f2 - cf2).abs() <= 2 { 4 } else { 0 };
+            (3 * advance + central * advance.min(3), 8 * advance)
+        }
+        Role::Knight => (-4 * centre, -4 * centre),
+        Role::Bishop => (-2 * centre, -2 * centre),
+        Role::Rook => (
+            if advance == geo.ranks() as i32 - 2 {
+                20
+            } else {
+                0
+            },
+            0,
+        ),
+        Role::Queen => (-centre, -2 * centre),
+        Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
+        Role::Wazir | Role::Ferz => (-2 * centre, -2 * centre),
+        Role::Stone | Role::TrackCannon => (0, 0),
+        Role::King => {
+            // Hide in the middle game, centralise in the end game.
+            (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
+        }
+    };
+    let sign = if color == Color::White { 1 } else { -1 };
+    Tapered::new(
+        sign * (VALUE_MG[role.index()] + m),
+        sign * (VALUE_EG[role.index()] + e),
+    )
+}
+
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Material from white's point of view at the middle-game values: pieces on the board,
     /// Swedish cannons in reserve and Chesstonia's projectiles still to be fired all count in
@@ -51,52 +99,25 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         v + R::material_extra(self)
     }
 
+    /// The material and placement of the pieces on the board and their phase, summed from
+    /// scratch (the position keeps both as it changes; tests compare the two).
+    #[cfg(test)]
+    pub(crate) fn placement_from_scratch(&self) -> (Tapered, i32) {
+        let mut score = Tapered::default();
+        let mut phase = 0;
+        for sq in self.occupied() & self.t.geo.valid() {
+            let p = self.piece_at(sq).unwrap();
+            score += piece_square(&self.t.geo, p.color(), p.role(), sq);
+            phase += PHASE[p.role().index()];
+        }
+        (score, phase)
+    }
+
     /// Evaluation from white's point of view.
     pub fn evaluate_white(&self) -> i32 {
-        let geo = &self.t.geo;
-        let cf2 = geo.files() as i32 - 1; // twice the centre file
-        let cr2 = geo.ranks() as i32 - 1;
-        let mut mg = 0;
-        let mut eg = 0;
-        let mut phase = 0;
         // Pieces on the board here; what the variant keeps elsewhere, below.
-        for sq in self.occupied() & geo.valid() {
-            let p = self.piece_at(sq).unwrap();
-            let role = p.role();
-            let sign = if p.color() == Color::White { 1 } else { -1 };
-            let f2 = 2 * geo.file_of(sq) as i32;
-            let r2 = 2 * geo.rank_of(sq) as i32;
-            // Distance from the centre in half-squares (0 at the middle).
-            let centre = (f2 - cf2).abs().max((r2 - cr2).abs());
-            let advance = geo.relative_rank(sq, p.color() == Color::White) as i32;
-            let (m, e) = match role {
-                Role::Pawn | Role::Scorpion => {
-                    let central = if (f2 - cf2).abs() <= 2 { 4 } else { 0 };
-                    (3 * advance + central * advance.min(3), 8 * advance)
-                }
-                Role::Knight => (-4 * centre, -4 * centre),
-                Role::Bishop => (-2 * centre, -2 * centre),
-                Role::Rook => (
-                    if advance == geo.ranks() as i32 - 2 {
-                        20
-                    } else {
-                        0
-                    },
-                    0,
-                ),
-                Role::Queen => (-centre, -2 * centre),
-                Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
-                Role::Wazir | Role::Ferz => (-2 * centre, -2 * centre),
-                Role::Stone | Role::TrackCannon => (0, 0),
-                Role::King => {
-                    // Hide in the middle game, centralise in the end game.
-                    (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
-                }
-            };
-            mg += sign * (VALUE_MG[role.index()] + m);
-            eg += sign * (VALUE_EG[role.index()] + e);
-            phase += PHASE[role.index()];
-        }
+        let (mut mg, mut eg) = (self.placement.mg, self.placement.eg);
+        let mut phase = self.phase;
         let (extra, extra_phase) = R::evaluate_extra(self);
         mg += extra.mg;
         eg += extra.eg;

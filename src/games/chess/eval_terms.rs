@@ -38,6 +38,13 @@ impl std::ops::AddAssign for Tapered {
     }
 }
 
+impl std::ops::SubAssign for Tapered {
+    fn sub_assign(&mut self, t: Tapered) {
+        self.mg -= t.mg;
+        self.eg -= t.eg;
+    }
+}
+
 impl std::ops::Add for Tapered {
     type Output = Tapered;
     fn add(mut self, t: Tapered) -> Tapered {
@@ -168,7 +175,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let mut s = Tapered::default();
         let mut attackers = 0;
         let mut units = 0;
-        for sq in self.ours(us) & geo.valid() {
+        // Only the pieces that have a mobility term (not the pawns, the king or the pieces
+        // that never move on the board by themselves): looking at the others costs as much.
+        let still = [
+            Role::Pawn,
+            Role::Scorpion,
+            Role::King,
+            Role::Stone,
+            Role::TrackCannon,
+        ]
+        .into_iter()
+        .fold(Bitboard::EMPTY, |bb, r| bb | self.role_bb(r));
+        for sq in self.ours(us) & geo.valid() & !still {
             let role = self.piece_at(sq).unwrap().role();
             let Some((weight, typical)) = mobility_weight(role) else {
                 continue;

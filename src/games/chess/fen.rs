@@ -76,6 +76,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             return err("the side not to move is in check");
         }
         pos.key = pos.compute_key();
+        pos.checkers = pos.compute_checkers();
         Ok(pos)
     }
 

@@ -384,6 +384,63 @@ mod tests {
         assert_eq!(moved.structure_key().unwrap(), s);
     }
 
+    /// What the position keeps up to date as it changes (the pieces' placement sums for the
+    /// evaluation, the checkers) equals what a look at the board gives, along random games with
+    /// their moves taken back, in every variant of the family.
+    fn kept_state_matches_the_board<W: ChessWord, R: ChessRules>(name: &str) {
+        let start: ChessPosition<W, R> = new_game(name).unwrap();
+        let mut rng = crate::board::zobrist::SplitMix64::new(7);
+        let check = |p: &ChessPosition<W, R>| {
+            assert_eq!(
+                (p.placement, p.phase),
+                p.placement_from_scratch(),
+                "{}",
+                p.to_fen()
+            );
+            assert_eq!(p.checkers(), p.compute_checkers(), "{}", p.to_fen());
+        };
+        for _ in 0..20 {
+            let mut p = start.clone();
+            let mut played = 0;
+            for _ in 0..120 {
+                let mut moves = ChessMoves::new();
+                p.generate_legal(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.make(moves[rng.next_u64() as usize % moves.len()]);
+                played += 1;
+                check(&p);
+                // Now and then a move taken back at once, and a null move.
+                if rng.next_u64().is_multiple_of(4) {
+                    p.unmake();
+                    played -= 1;
+                    check(&p);
+                } else if !p.in_check() && rng.next_u64().is_multiple_of(8) {
+                    p.make_null();
+                    check(&p);
+                    p.unmake_null();
+                    check(&p);
+                }
+            }
+            for _ in 0..played {
+                p.unmake();
+                check(&p);
+            }
+            assert_eq!(p.to_fen(), start.to_fen());
+        }
+    }
+
+    #[test]
+    fn placement_sums_and_checkers_follow_every_move() {
+        kept_state_matches_the_board::<u64, Orthodox>("chess");
+        kept_state_matches_the_board::<u64, SwedishCannon>("swedishcannon");
+        kept_state_matches_the_board::<u64, SwedishCannon>("swedishcannon1");
+        kept_state_matches_the_board::<u128, Chesstonia>("chesstonia");
+        kept_state_matches_the_board::<u128, Cannonrider>("cannonrider");
+        kept_state_matches_the_board::<u128, Cannonrider>("cannonriderscorpion");
+    }
+
     /// The counts that [`CHESS_MOVES`] is chosen from.
     #[test]
     fn the_move_list_holds_every_start_position() {

@@ -1,5 +1,6 @@
 //! The chess-family position: board, bitboards, rights, key and history; make and unmake.
 
+use super::eval_terms::Tapered;
 use super::nnue_features::{piece_change, reserve_change};
 use super::piece::{Piece, Role};
 use super::rules::{ChessRules, Orthodox};
@@ -21,7 +22,7 @@ pub(crate) const BLACK_LOW: u8 = 8;
 
 /// What `unmake_move` needs to restore.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Undo {
+pub(crate) struct Undo<W: BitWord> {
     pub mv: Move,
     /// The piece that moved (a promotion puts it back: a pawn or a pawn-like piece).
     pub moved: u8,
@@ -30,6 +31,7 @@ pub(crate) struct Undo {
     pub ep: Option<Square>,
     pub halfmove: u16,
     pub key: u64,
+    pub checkers: Bitboard<W>,
 }
 
 /// A chess-family position on any geometry, generic over the bitboard word and the variant's
@@ -51,7 +53,14 @@ pub struct ChessPosition<W: BitWord, R: ChessRules = Orthodox> {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
-    pub(crate) history: Vec<Undo>,
+    /// The enemy pieces giving check to the side to move, found once per move in `make`: the
+    /// search asks two or three times per position whether it is in check.
+    pub(crate) checkers: Bitboard<W>,
+    /// The sums of the board's pieces' material and placement (white's view) and of their
+    /// phase weights, kept by `put` and `remove` for the evaluation.
+    pub(crate) placement: Tapered,
+    pub(crate) phase: i32,
+    pub(crate) history: Vec<Undo<W>>,
     /// Pieces in reserve per colour (Swedish cannons); always zero in other variants.
     pub(crate) reserve: [u8; 2],
     /// What the last move changed, for the NNUE's incremental update: filled by `put`,
@@ -77,6 +86,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            checkers: Bitboard::EMPTY,
+            placement: Tapered::default(),
+            phase: 0,
             history: Vec::with_capacity(256),
             reserve: [0; 2],
             dirty: DirtyRecord::default(),
@@ -130,6 +142,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.by_color[p.color().index()].set(sq);
         self.by_role[p.role().index()].set(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        let (value, phase) = self.t.piece_square(p.color(), p.role(), sq);
+        self.placement += value;
+        self.phase += phase;
         self.dirty.push(piece_change(true, p, sq));
     }
 
@@ -140,6 +155,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.by_color[p.color().index()].clear(sq);
         self.by_role[p.role().index()].clear(sq);
         self.key ^= self.t.keys.piece(p.color(), p.role(), sq);
+        let (value, phase) = self.t.piece_square(p.color(), p.role(), sq);
+        self.placement -= value;
+        self.phase -= phase;
         self.dirty.push(piece_change(false, p, sq));
         p
     }
@@ -208,6 +226,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Enemy pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard<W> {
+        self.checkers
+    }
+
+    /// The checkers worked out from the board (kept in `checkers` after every change).
+    #[inline(always)]
+    pub(crate) fn compute_checkers(&self) -> Bitboard<W> {
         self.attackers_to(self.king_square(self.side), self.occupied(), !self.side)
     }
 
@@ -264,6 +288,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,
+            checkers: self.checkers,
         };
         self.dirty.clear();
         if let Some(ep) = self.ep.take() {
@@ -321,6 +346,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         self.side = !us;
         self.key ^= t.keys.side;
+        self.checkers = self.compute_checkers();
         self.history.push(undo);
     }
 
@@ -371,6 +397,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
+        self.checkers = undo.checkers;
     }
 
     pub fn make_null(&mut self) {
@@ -384,6 +411,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,
+            checkers: self.checkers,
         });
         if let Some(ep) = self.ep.take() {
             self.key ^= t.keys.en_passant[t.geo.file_of(ep)];
@@ -391,6 +419,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.halfmove += 1;
         self.side = !self.side;
         self.key ^= t.keys.side;
+        self.checkers = self.compute_checkers();
     }
 
     pub fn unmake_null(&mut self) {
@@ -399,6 +428,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
+        self.checkers = undo.checkers;
     }
 
     /// The key computed from the pieces and state alone.

@@ -1,6 +1,8 @@
 //! Everything about a chess-family board that is computed once: geometry, attack tables and
 //! Zobrist keys.
 
+use super::eval;
+use super::eval_terms::Tapered;
 use super::piece::Role;
 use crate::board::geometry::{DIAGONAL, KING_STEPS, KNIGHT_LEAPS, ORTHOGONAL};
 use crate::board::zobrist::SplitMix64;
@@ -71,6 +73,9 @@ impl ChessKeys {
 }
 
 /// Attack tables and keys for one chess-family board.
+/// Square indices a position can hold a piece on (its board array's length).
+const SQUARE_CODES: usize = 128;
+
 #[derive(Debug)]
 pub struct ChessTables<W: BitWord> {
     pub geo: Geometry<W>,
@@ -98,6 +103,10 @@ pub struct ChessTables<W: BitWord> {
     /// Empty-board rook and bishop lines from every square, for finding pinners.
     rook_lines: Vec<Bitboard<W>>,
     bishop_lines: Vec<Bitboard<W>>,
+    /// [`eval::piece_square`] and the phase weight for every colour, role and square of the
+    /// board (zero off the board: Chesstonia's machinery squares), so that the position can
+    /// keep their sums as pieces come and go.
+    piece_squares: Vec<(Tapered, i32)>,
 }
 
 impl<W: BitWord> ChessTables<W> {
@@ -140,7 +149,20 @@ impl<W: BitWord> ChessTables<W> {
                 .collect()
         };
         let ranks_ahead = [ahead(true), ahead(false)];
+        let mut piece_squares = vec![(Tapered::default(), 0); 2 * Role::COUNT * SQUARE_CODES];
+        for color in [Color::White, Color::Black] {
+            for r in 0..Role::COUNT {
+                let role = Role::from_index(r);
+                for sq in geo.valid() {
+                    piece_squares[Self::piece_square_index(color, role, sq)] = (
+                        eval::piece_square(&geo, color, role, sq),
+                        eval::phase_weight(role),
+                    );
+                }
+            }
+        }
         ChessTables {
+            piece_squares,
             adjacent_files,
             ranks_ahead,
             dark,
@@ -160,6 +182,18 @@ impl<W: BitWord> ChessTables<W> {
             bishop_lines,
             geo,
         }
+    }
+
+    #[inline(always)]
+    fn piece_square_index(color: Color, role: Role, sq: Square) -> usize {
+        (color.index() * Role::COUNT + role.index()) * SQUARE_CODES + sq.index()
+    }
+
+    /// Material and placement of a piece on a square (see [`eval::piece_square`]), white's
+    /// point of view, and what it adds to the game phase; nothing off the board.
+    #[inline(always)]
+    pub fn piece_square(&self, color: Color, role: Role, sq: Square) -> (Tapered, i32) {
+        self.piece_squares[Self::piece_square_index(color, role, sq)]
     }
 
     #[inline(always)]
