@@ -37,6 +37,9 @@ pub trait BitWord:
     fn trailing_zeros(self) -> u32;
     fn leading_zeros(self) -> u32;
     fn wrapping_sub(self, rhs: Self) -> Self;
+    /// The word folded into 64 bits (the two halves of a 128-bit word mixed), for hashing a
+    /// set of squares.
+    fn fold_u64(self) -> u64;
 }
 
 macro_rules! impl_bitword {
@@ -61,6 +64,12 @@ macro_rules! impl_bitword {
             #[inline(always)]
             fn wrapping_sub(self, rhs: Self) -> Self {
                 <$t>::wrapping_sub(self, rhs)
+            }
+            #[inline(always)]
+            #[allow(clippy::cast_lossless, trivial_numeric_casts)]
+            fn fold_u64(self) -> u64 {
+                let w = self as u128;
+                (w as u64) ^ ((w >> 64) as u64).rotate_left(29)
             }
         }
     };

@@ -253,6 +253,15 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// The same key computed from scratch; for tests of the incremental update.
     fn compute_key(&self) -> u64;
 
+    /// A key of the position's slow-changing skeleton (the pawns of each side, in the games
+    /// that have them), which the search uses to correct its static evaluation by what earlier
+    /// searches found in positions with the same skeleton: an evaluation that misjudges a pawn
+    /// structure misjudges it in every position that has it. `None` (the default) where the
+    /// game has no such skeleton; the search then uses the evaluation as it is.
+    fn structure_key(&self) -> Option<u64> {
+        None
+    }
+
     fn in_check(&self) -> bool;
 
     /// A game end that does not depend on having legal moves: repetition, move-count rules,

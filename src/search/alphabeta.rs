@@ -276,6 +276,18 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// `raw`, a static value of the current position, corrected by what earlier searches
+    /// found in positions with the same skeleton (see `correction.rs`).
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        let Some(key) = self.pos.structure_key() else {
+            return raw;
+        };
+        let t = self.tables.as_ref().expect("a worker has its tables");
+        let c = t.correction.get(self.pos.side_to_move(), key);
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Plays `m` from `ply`, noting for the net what it changed.
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
@@ -615,7 +627,8 @@ impl<'a, G: Game> Worker<'a, G> {
         self.frames[0].eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            self.static_eval(0)
+            let raw = self.static_eval(0);
+            self.corrected(raw)
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -754,10 +767,16 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // The evaluation's own value (kept for the correction update at the end) and the
+        // corrected one.
+        let mut raw_eval = -INFINITE;
+        let mut static_value = -INFINITE;
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
-            let e = self.static_eval(ply);
+            raw_eval = self.static_eval(ply);
+            static_value = self.corrected(raw_eval);
+            let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
             match tte {
                 Some(t) if t.bound == Bound::Lower && tt_score > e => tt_score,
@@ -1056,6 +1075,21 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
+        // What the search found says how wrong the static value was, when the value is on the
+        // side of it that a bound can tell (a fail high above it, a fail low below it) and the
+        // best move is quiet (a won capture says nothing about the structure).
+        if raw_eval != -INFINITE
+            && best.abs() < MATE_BOUND
+            && (best_move.is_none() || !self.pos.is_tactical(best_move))
+            && !(bound == Bound::Lower && best <= static_value)
+            && !(bound == Bound::Upper && best >= static_value)
+        {
+            if let Some(skeleton) = self.pos.structure_key() {
+                let side = self.pos.side_to_move();
+                let t = self.tables.as_mut().expect("a worker has its tables");
+                t.correction.update(side, skeleton, best - raw_eval, depth);
+            }
+        }
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
@@ -1134,7 +1168,8 @@ impl<'a, G: Game> Worker<'a, G> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.static_eval(ply);
+            let raw = self.static_eval(ply);
+            stand_pat = self.corrected(raw);
             if stand_pat >= beta {
                 return stand_pat;
             }

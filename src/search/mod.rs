@@ -12,6 +12,7 @@
 //! N moves".
 
 mod alphabeta;
+mod correction;
 mod eval_cache;
 pub mod limits;
 mod nnue_stack;

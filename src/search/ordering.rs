@@ -5,6 +5,7 @@
 //! continuation histories of the moves one and two plies back: how well this piece going to this
 //! square answered that piece going to that square), and last the captures that lose material.
 
+use super::correction::CorrectionHistory;
 use crate::board::Color;
 use crate::games::{Game, Move, MoveList, StackList, PIECE_KINDS};
 
@@ -152,6 +153,7 @@ pub struct SearchTables {
     pub history: History,
     pub cont: ContinuationHistory,
     pub counter_moves: CounterMoves,
+    pub correction: CorrectionHistory,
 }
 
 /// What orders the quiet moves of one node.

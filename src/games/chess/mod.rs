@@ -26,6 +26,7 @@ pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
 use crate::board::fen::diagram;
+use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::{
     err, from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
@@ -211,6 +212,15 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         self.unmake_null()
     }
 
+    /// The pawns (and the pieces that move like them) of each side.
+    fn structure_key(&self) -> Option<u64> {
+        let pawns = self.pawn_like();
+        Some(pair_key(
+            (pawns & self.ours(Color::White)).0.fold_u64(),
+            (pawns & self.ours(Color::Black)).0.fold_u64(),
+        ))
+    }
+
     fn null_move_ok(&self) -> bool {
         if self.in_check() {
             return false;
@@ -340,6 +350,38 @@ mod tests {
         let (white, black) = (count(&start, Color::White), count(&start, Color::Black));
         assert_eq!(white, black, "{name}");
         white
+    }
+
+    #[test]
+    fn the_structure_key_follows_the_pawns_of_each_side_and_nothing_else() {
+        let start: Chess = new_game("chess").unwrap();
+        let key = |fen: &str| start.with_fen(fen).unwrap().structure_key().unwrap();
+        let base = key("4k3/pp6/8/8/8/8/PP6/4K1N1 w - - 0 1");
+        // Pieces that are not pawns, the side to move and the kings do not count.
+        assert_eq!(base, key("3k4/pp6/8/8/8/8/PP6/4K1N1 b - - 0 1"));
+        assert_eq!(base, key("4k3/pp6/8/8/8/5N2/PP6/4K3 w - - 0 1"));
+        // A pawn moved, a pawn taken, and the same pawns with the colours swapped all differ.
+        let others = [
+            key("4k3/pp6/8/8/8/1P6/P7/4K1N1 w - - 0 1"),
+            key("4k3/p7/8/8/8/8/PP6/4K1N1 w - - 0 1"),
+            key("4k3/PP6/8/8/8/8/pp6/4K1N1 w - - 0 1"),
+        ];
+        for k in others {
+            assert_ne!(k, base);
+        }
+        // Swedish cannon chess's pawns count the same way on its bigger word.
+        let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
+        let s = swedish.structure_key().unwrap();
+        let mut moved = swedish.clone();
+        let mut moves = ArrayVec::<Move, CHESS_MOVES>::new();
+        moved.legal_moves(&mut moves);
+        let knight = moves
+            .iter()
+            .find(|&&m| moved.move_to_string(m, Notation::Uci) == "g1f3")
+            .copied()
+            .unwrap();
+        moved.make_move(knight);
+        assert_eq!(moved.structure_key().unwrap(), s);
     }
 
     /// What the position keeps up to date as it changes (the pieces' placement sums for the

@@ -17,7 +17,8 @@ pub use position::ShogiPosition;
 pub use tables::{ShogiTables, BB};
 
 use crate::board::fen::diagram;
-use crate::board::{Color, Square};
+use crate::board::zobrist::pair_key;
+use crate::board::{BitWord, Color, Square};
 use crate::games::{
     from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
@@ -124,6 +125,15 @@ impl Game for ShogiPosition {
 
     fn unmake_null_move(&mut self) {
         self.unmake_null()
+    }
+
+    /// The unpromoted pawns of each side (the pieces in hand change too often to belong here).
+    fn structure_key(&self) -> Option<u64> {
+        let pawns = self.by_kind[Kind::Soldier.index()];
+        Some(pair_key(
+            (pawns & self.ours(Color::White)).0.fold_u64(),
+            (pawns & self.ours(Color::Black)).0.fold_u64(),
+        ))
     }
 
     fn null_move_ok(&self) -> bool {
@@ -263,6 +273,28 @@ impl ShogiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_structure_key_follows_the_pawns_of_each_side() {
+        let start: CannonShogi = crate::engine::registry::new_game("cannonshogi").unwrap();
+        let key = |p: &CannonShogi| p.structure_key().unwrap();
+        let base = key(&start);
+        let mut moves = ArrayVec::<Move, SHOGI_MOVES>::new();
+        start.legal_moves(&mut moves);
+        // A move from the start changes the key exactly when it moves or takes a pawn (the
+        // cannons can take pawns at once).
+        let soldier_on = |sq| start.piece_at(sq).map(|pc| pc.role().kind()) == Some(Kind::Soldier);
+        let mut pawn_moves = 0;
+        for &m in &moves {
+            let mut p = start.clone();
+            let pawns_touched = soldier_on(m.from()) || soldier_on(m.to());
+            p.make_move(m);
+            let uci = start.move_to_string(m, Notation::Uci);
+            assert_eq!(key(&p) != base, pawns_touched, "{uci}");
+            pawn_moves += usize::from(pawns_touched);
+        }
+        assert!(pawn_moves > 0 && pawn_moves < moves.len());
+    }
 
     /// The count of [`SHOGI_MOVES`] worked out for every choice of the kinds a side holds in
     /// hand: each kind has one piece in hand if chosen, and its other pieces go on the board
