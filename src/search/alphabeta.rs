@@ -277,10 +277,11 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// `raw`, a static value of the current position, corrected by what earlier searches
-    /// found in positions with the same skeleton (see `correction.rs`).
+    /// found in positions with the same skeleton `skeleton` (the position's
+    /// `Game::structure_key`; see `correction.rs`).
     #[inline]
-    fn corrected(&self, raw: i32) -> i32 {
-        let Some(key) = self.pos.structure_key() else {
+    fn corrected(&self, raw: i32, skeleton: Option<u64>) -> i32 {
+        let Some(key) = skeleton else {
             return raw;
         };
         let t = self.tables.as_ref().expect("a worker has its tables");
@@ -628,7 +629,7 @@ impl<'a, G: Game> Worker<'a, G> {
             -INFINITE
         } else {
             let raw = self.static_eval(0);
-            self.corrected(raw)
+            self.corrected(raw, self.pos.structure_key())
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -771,11 +772,13 @@ impl<'a, G: Game> Worker<'a, G> {
         // corrected one.
         let mut raw_eval = -INFINITE;
         let mut static_value = -INFINITE;
+        let mut skeleton = None;
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
             raw_eval = self.static_eval(ply);
-            static_value = self.corrected(raw_eval);
+            skeleton = self.pos.structure_key();
+            static_value = self.corrected(raw_eval, skeleton);
             let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
             match tte {
@@ -1078,17 +1081,16 @@ impl<'a, G: Game> Worker<'a, G> {
         // What the search found says how wrong the static value was, when the value is on the
         // side of it that a bound can tell (a fail high above it, a fail low below it) and the
         // best move is quiet (a won capture says nothing about the structure).
-        if raw_eval != -INFINITE
-            && best.abs() < MATE_BOUND
-            && (best_move.is_none() || !self.pos.is_tactical(best_move))
-            && !(bound == Bound::Lower && best <= static_value)
-            && !(bound == Bound::Upper && best >= static_value)
-        {
-            if let Some(skeleton) = self.pos.structure_key() {
-                let side = self.pos.side_to_move();
-                let t = self.tables.as_mut().expect("a worker has its tables");
-                t.correction.update(side, skeleton, best - raw_eval, depth);
-            }
+        if let Some(skeleton) = skeleton.filter(|_| {
+            raw_eval != -INFINITE
+                && best.abs() < MATE_BOUND
+                && (best_move.is_none() || !self.pos.is_tactical(best_move))
+                && !(bound == Bound::Lower && best <= static_value)
+                && !(bound == Bound::Upper && best >= static_value)
+        }) {
+            let side = self.pos.side_to_move();
+            let t = self.tables.as_mut().expect("a worker has its tables");
+            t.correction.update(side, skeleton, best - raw_eval, depth);
         }
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
@@ -1169,7 +1171,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stand_pat = -INFINITE;
         } else {
             let raw = self.static_eval(ply);
-            stand_pat = self.corrected(raw);
+            stand_pat = self.corrected(raw, self.pos.structure_key());
             if stand_pat >= beta {
                 return stand_pat;
             }

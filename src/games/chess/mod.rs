@@ -369,19 +369,22 @@ mod tests {
         for k in others {
             assert_ne!(k, base);
         }
-        // Swedish cannon chess's pawns count the same way on its bigger word.
-        let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
-        let s = swedish.structure_key().unwrap();
-        let mut moved = swedish.clone();
-        let mut moves = ArrayVec::<Move, CHESS_MOVES>::new();
-        moved.legal_moves(&mut moves);
-        let knight = moves
-            .iter()
-            .find(|&&m| moved.move_to_string(m, Notation::Uci) == "g1f3")
-            .copied()
-            .unwrap();
-        moved.make_move(knight);
-        assert_eq!(moved.structure_key().unwrap(), s);
+        // On the 128-bit word of the Gustavian board too, a move from the start changes the
+        // key exactly when it moves or takes a pawn-like piece.
+        let rider: CannonriderChess = new_game("cannonriderscorpion").unwrap();
+        let base = rider.structure_key().unwrap();
+        let mut moves = ChessMoves::new();
+        rider.generate_legal(&mut moves);
+        let pawn_like = rider.pawn_like();
+        let mut pawn_moves = 0;
+        for &m in &moves {
+            let touched = pawn_like.contains(m.from()) || pawn_like.contains(m.to());
+            let mut p = rider.clone();
+            p.make(m);
+            assert_eq!(p.structure_key().unwrap() != base, touched, "{m:?}");
+            pawn_moves += usize::from(touched);
+        }
+        assert!(pawn_moves > 0 && pawn_moves < moves.len());
     }
 
     /// What the position keeps up to date as it changes (the pieces' placement sums for the

@@ -72,10 +72,10 @@ impl ChessKeys {
     }
 }
 
-/// Attack tables and keys for one chess-family board.
 /// Square indices a position can hold a piece on (its board array's length).
 const SQUARE_CODES: usize = 128;
 
+/// Attack tables and keys for one chess-family board.
 #[derive(Debug)]
 pub struct ChessTables<W: BitWord> {
     pub geo: Geometry<W>,
