@@ -108,6 +108,8 @@ enum Command {
     },
     /// Train an NNUE for a variant from scored positions (see docs/nnue.md).
     Train(cannonade::tools::train::TrainArgs),
+    /// Fit the chess-family evaluation's weights to scored positions (see docs/evaluation.md).
+    Tune(cannonade::tools::tune::TuneArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -298,6 +300,7 @@ fn main() -> ExitCode {
             run_datagen(&spec, &out)
         }
         Some(Command::Train(args)) => cannonade::tools::train::run(&args),
+        Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

@@ -8,3 +8,4 @@ pub mod r#match;
 pub mod openings;
 pub mod progress;
 pub mod train;
+pub mod tune;

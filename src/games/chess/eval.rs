@@ -2,34 +2,37 @@
 //! from the board's geometry (so it works on every board shape), tapered by game phase, plus
 //! the positional terms of `eval_terms`.
 
+use super::eval_params::{Negated, Param, Sum, Terms, Trace, WEIGHTS};
 use super::eval_terms::Tapered;
 use super::piece::Role;
 use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Color, Geometry, Square};
 
-/// Middle-game and end-game values of each role, in centipawns.
+/// The value of each role for exchanges (static exchange evaluation, move ordering, the
+/// material count of `EvalMaterialOnly`): the middle-game material weights the evaluation
+/// started from, kept fixed so that tuning the evaluation does not move the search's thresholds.
 ///
 /// The variant pieces follow their inventor's estimates (Winther): the Swedish cannon about a
 /// bishop; the Cannonrider a rook's worth (5), more in the middle game for its tactics, less in
 /// the end game where it cannot even mate a bare king; the Scorpion 1.5, rising in the end game.
 /// Chesstonia's projectiles: Wazir and Ferz a pawn and a half (the shatranj estimates), the Stone
 /// a little (a blocker that can never be removed). Chesstonia's cannon nothing: it is worth its
-/// projectiles.
-const VALUE_MG: [i32; Role::COUNT] = [82, 337, 365, 477, 1025, 0, 350, 540, 140, 120, 150, 60, 0];
-const VALUE_EG: [i32; Role::COUNT] = [94, 281, 297, 512, 936, 0, 320, 400, 190, 140, 150, 30, 0];
+/// projectiles. (The evaluation's own values are the `Value…` weights in `eval_weights.rs`.)
+const EXCHANGE_VALUE: [i32; Role::COUNT] =
+    [82, 337, 365, 477, 1025, 0, 350, 540, 140, 120, 150, 60, 0];
 /// Phase weight of each role; 24 is a full board of minor and major pieces.
 const PHASE: [i32; Role::COUNT] = [0, 1, 1, 2, 4, 0, 1, 2, 0, 0, 0, 0, 0];
-const FULL_PHASE: i32 = 24;
+pub(crate) const FULL_PHASE: i32 = 24;
 
-/// Plain material value (middle-game), used for move ordering.
+/// Plain material value, used for move ordering and exchanges.
 pub fn role_value(r: Role) -> i32 {
-    VALUE_MG[r.index()]
+    EXCHANGE_VALUE[r.index()]
 }
 
-/// Middle-game and end-game values of a role.
+/// The evaluation's middle-game and end-game values of a role.
 pub(crate) fn role_values(r: Role) -> Tapered {
-    Tapered::new(VALUE_MG[r.index()], VALUE_EG[r.index()])
+    WEIGHTS[Param::ValuePawn.of(r)]
 }
 
 /// What a piece of the role adds to the game phase.
@@ -47,6 +50,23 @@ pub(crate) fn piece_square<W: BitWord>(
     role: Role,
     sq: Square,
 ) -> Tapered {
+    let mut sum = Sum::default();
+    if color == Color::White {
+        piece_square_terms(geo, color, role, sq, &mut sum);
+    } else {
+        piece_square_terms(geo, color, role, sq, &mut Negated(&mut sum));
+    }
+    sum.0
+}
+
+/// The terms of [`piece_square`], for the piece's own side.
+pub(crate) fn piece_square_terms<W: BitWord, S: Terms>(
+    geo: &Geometry<W>,
+    color: Color,
+    role: Role,
+    sq: Square,
+    s: &mut S,
+) {
     let cf2 = geo.files() as i32 - 1; // twice the centre file
     let cr2 = geo.ranks() as i32 - 1;
     let f2 = 2 * geo.file_of(sq) as i32;
@@ -54,35 +74,19 @@ pub(crate) fn piece_square<W: BitWord>(
     // Distance from the centre in half-squares (0 at the middle).
     let centre = (f2 - cf2).abs().max((r2 - cr2).abs());
     let advance = geo.relative_rank(sq, color == Color::White) as i32;
-    let (m, e) = match role {
-        Role::Pawn | Role::Scorpion => {
-            let central = if (f2 - cf2).abs() <= 2 { 4 } else { 0 };
-            (3 * advance + central * advance.min(3), 8 * advance)
+    s.add(Param::ValuePawn.of(role), 1);
+    s.add(Param::AdvancePawn.of(role), advance);
+    s.add(Param::CentrePawn.of(role), centre);
+    match role {
+        // Pawns on the central files gain most from their first steps.
+        Role::Pawn | Role::Scorpion if (f2 - cf2).abs() <= 2 => {
+            s.add(Param::PawnCentralAdvance as usize, advance.min(3));
         }
-        Role::Knight => (-4 * centre, -4 * centre),
-        Role::Bishop => (-2 * centre, -2 * centre),
-        Role::Rook => (
-            if advance == geo.ranks() as i32 - 2 {
-                20
-            } else {
-                0
-            },
-            0,
-        ),
-        Role::Queen => (-centre, -2 * centre),
-        Role::Cannon | Role::Cannonrider => (-2 * centre, -centre),
-        Role::Wazir | Role::Ferz => (-2 * centre, -2 * centre),
-        Role::Stone | Role::TrackCannon => (0, 0),
-        Role::King => {
-            // Hide in the middle game, centralise in the end game.
-            (-12 * advance - 2 * (8 - centre).max(0), -5 * centre)
-        }
-    };
-    let sign = if color == Color::White { 1 } else { -1 };
-    Tapered::new(
-        sign * (VALUE_MG[role.index()] + m),
-        sign * (VALUE_EG[role.index()] + e),
-    )
+        Role::Rook if advance == geo.ranks() as i32 - 2 => s.add(Param::RookSeventh as usize, 1),
+        // Hide in the middle game (the end game's centralisation is `CentreKing`).
+        Role::King => s.add(Param::KingNearCentre as usize, (8 - centre).max(0)),
+        _ => {}
+    }
 }
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
@@ -94,7 +98,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         for sq in self.occupied() {
             let p = self.piece_at(sq).unwrap();
             let sign = if p.color() == Color::White { 1 } else { -1 };
-            v += sign * VALUE_MG[p.role().index()];
+            v += sign * EXCHANGE_VALUE[p.role().index()];
         }
         v + R::material_extra(self)
     }
@@ -115,17 +119,36 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     /// Evaluation from white's point of view.
     pub fn evaluate_white(&self) -> i32 {
-        // Pieces on the board here; what the variant keeps elsewhere, below.
-        let (mut mg, mut eg) = (self.placement.mg, self.placement.eg);
-        let mut phase = self.phase;
+        // Pieces on the board (kept as the position changes), then what the variant keeps
+        // elsewhere, then the positional terms.
+        let mut sum = Sum(self.placement);
         let (extra, extra_phase) = R::evaluate_extra(self);
-        mg += extra.mg;
-        eg += extra.eg;
-        phase += extra_phase;
-        let positional = self.positional_white();
-        mg += positional.mg;
-        eg += positional.eg;
-        let phase = phase.min(FULL_PHASE);
-        (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
+        sum.0 += extra;
+        self.positional_white(&mut sum);
+        let phase = (self.phase + extra_phase).min(FULL_PHASE);
+        let blend = |t: Tapered| (t.mg * phase + t.eg * (FULL_PHASE - phase)) / FULL_PHASE;
+        let tempo = blend(WEIGHTS[Param::Tempo as usize]);
+        blend(sum.0) + self.side.sign() * tempo
+    }
+
+    /// The evaluation taken apart into its parameters' counts (for the tuner): with the
+    /// engine's weights, `trace.evaluate` gives `evaluate_white` up to rounding.
+    pub fn eval_trace(&self) -> Trace {
+        let mut trace = Trace::default();
+        for sq in self.occupied() & self.t.geo.valid() {
+            let p = self.piece_at(sq).unwrap();
+            if p.color() == Color::White {
+                piece_square_terms(&self.t.geo, p.color(), p.role(), sq, &mut trace);
+            } else {
+                let mut black = Negated(&mut trace);
+                piece_square_terms(&self.t.geo, p.color(), p.role(), sq, &mut black);
+            }
+        }
+        let (extra, extra_phase) = R::evaluate_extra(self);
+        trace.offset = extra;
+        self.positional_white(&mut trace);
+        trace.phase = (self.phase + extra_phase).min(FULL_PHASE);
+        trace.add(Param::Tempo as usize, self.side.sign());
+        trace
     }
 }

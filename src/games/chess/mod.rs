@@ -4,6 +4,7 @@
 mod cannonrider;
 mod chesstonia;
 mod eval;
+pub mod eval_params;
 mod eval_terms;
 mod fen;
 mod movegen;
@@ -153,6 +154,17 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let minors = self.role_bb(Role::Knight) | self.role_bb(Role::Bishop);
         // King against king, or king and one minor piece against king: no mate is possible.
         minors.count() <= 1
+    }
+}
+
+/// A game whose evaluation the tuner can take apart (`cannonade tune`).
+pub trait EvalTraced: Game {
+    fn eval_trace(&self) -> eval_params::Trace;
+}
+
+impl<W: ChessWord, R: ChessRules> EvalTraced for ChessPosition<W, R> {
+    fn eval_trace(&self) -> eval_params::Trace {
+        ChessPosition::eval_trace(self)
     }
 }
 
@@ -393,6 +405,7 @@ mod tests {
     fn kept_state_matches_the_board<W: ChessWord, R: ChessRules>(name: &str) {
         let start: ChessPosition<W, R> = new_game(name).unwrap();
         let mut rng = crate::board::zobrist::SplitMix64::new(7);
+        let weights = eval_params::current_weights();
         let check = |p: &ChessPosition<W, R>| {
             assert_eq!(
                 (p.placement, p.phase),
@@ -401,6 +414,15 @@ mod tests {
                 p.to_fen()
             );
             assert_eq!(p.checkers(), p.compute_checkers(), "{}", p.to_fen());
+            // The tuner's view of the evaluation gives the evaluation (up to the rounding of
+            // the king danger's 64ths and of the phase blend).
+            let traced = p.eval_trace().evaluate(&weights);
+            let evaluated = p.evaluate_white() as f32;
+            assert!(
+                (traced - evaluated).abs() <= 3.0,
+                "{traced} {evaluated} {}",
+                p.to_fen()
+            );
         };
         for _ in 0..20 {
             let mut p = start.clone();
