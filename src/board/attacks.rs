@@ -5,6 +5,17 @@
 //! hole ends a line and can never be a screen. Because indices grow monotonically along a ray
 //! whose step is "positive" (`df + dr * files > 0`), the nearest blocker is the lowest set bit of
 //! `ray & occupied` for positive steps and the highest for negative ones.
+//!
+//! Rook, bishop and nightrider attacks take both directions of a line at once by the obstruction
+//! difference ([`Rays::line_pair_attacks`]): no branch, one count of leading zeros (two 64-bit ones
+//! in a 128-bit word) and one subtraction per line. The single-direction lookups (`line_attacks`,
+//! `hop_line`, `hop_target`) look "no blocker" up as a blocker on a sentinel index whose ray is
+//! empty (index 0 for negative directions, `W::BITS - 1` for positive ones), so only the hoppers
+//! keep a branch, an early exit when there is no screen. Counted by callgrind (`go nodes 150000`,
+//! 16 MB hash, search node for node the same; see docs/performance.md), this took 9.9% of the
+//! instructions off a chess middle-game search, 16.1% off Cannonrider's (128-bit) start position
+//! and 2.5% off Cannon Shogi's; every lookup is compared with a step-by-step walk on six geometries
+//! in the tests.
 
 use super::bitboard::Bitboard;
 use super::geometry::{Geometry, Offset, DIAGONAL, KNIGHT_LEAPS, ORTHOGONAL};
@@ -31,21 +42,42 @@ impl RayDir {
     ];
     const COUNT: usize = 16;
 
-    fn offset(self) -> Offset {
+    const fn offset(self) -> Offset {
         match self.0 {
             0..=3 => ORTHOGONAL[self.0 as usize],
             4..=7 => DIAGONAL[self.0 as usize - 4],
             _ => KNIGHT_LEAPS[self.0 as usize - 8],
         }
     }
+
+    /// Whether square indices grow along the direction. Indices are `rank * files + file`, so
+    /// a step `(df, dr)` adds `df + dr * files`: positive when it goes up a rank (`|df|` is
+    /// smaller than `files` whenever the step lands on the board at all), or along the rank to
+    /// the east. A constant, so that it folds away when the direction is known at compile time
+    /// (`Rays::new` checks it against every step of its geometry).
+    #[inline(always)]
+    const fn positive(self) -> bool {
+        let o = self.offset();
+        o.dr > 0 || (o.dr == 0 && o.df > 0)
+    }
 }
+
+/// The two directions of each whole line through a square, positive one first, for the
+/// obstruction-difference lookup ([`Rays::line_pair_attacks`]).
+const ROOK_LINES: [(usize, usize); 2] = [(0, 2), (1, 3)];
+const BISHOP_LINES: [(usize, usize); 2] = [(4, 6), (5, 7)];
+const NIGHTRIDER_LINES: [(usize, usize); 4] = [(8, 14), (9, 15), (10, 12), (11, 13)];
 
 /// Precomputed rays, between-sets and lines for one geometry.
 #[derive(Clone, Debug)]
 pub struct Rays<W: BitWord> {
     size: usize,
-    rays: Vec<Bitboard<W>>,
-    positive: [bool; RayDir::COUNT],
+    /// `rays[sq][d]`: the ray from `sq` (exclusive) in direction `d`, for every index the word
+    /// can hold. Indices that are holes, or beyond the board, have empty rays; so do index 0 in
+    /// every negative direction and index `W::BITS - 1` in every positive one (no index lies
+    /// beyond them). Those two serve as sentinels: "no blocker" is looked up as a blocker there,
+    /// so that the single-direction lookups need no branch.
+    rays: Vec<[Bitboard<W>; RayDir::COUNT]>,
     /// Squares strictly between two squares on a common orthogonal or diagonal line.
     between: Vec<Bitboard<W>>,
     /// The whole orthogonal or diagonal line through two squares (empty if not aligned).
@@ -55,19 +87,20 @@ pub struct Rays<W: BitWord> {
 impl<W: BitWord> Rays<W> {
     pub fn new(geo: &Geometry<W>) -> Self {
         let size = geo.size();
-        let mut rays = vec![Bitboard::EMPTY; RayDir::COUNT * size];
-        let mut positive = [false; RayDir::COUNT];
-        for d in 0..RayDir::COUNT {
-            let off = RayDir(d as u8).offset();
-            positive[d] = off.df as i32 + off.dr as i32 * geo.files() as i32 > 0;
-            for sq in geo.valid() {
-                let mut ray = Bitboard::EMPTY;
+        let mut rays = vec![[Bitboard::EMPTY; RayDir::COUNT]; W::BITS as usize];
+        for sq in geo.valid() {
+            for (d, slot) in rays[sq.index()].iter_mut().enumerate() {
+                let dir = RayDir(d as u8);
                 let mut cur = sq;
-                while let Some(next) = geo.step(cur, off) {
-                    ray.set(next);
+                while let Some(next) = geo.step(cur, dir.offset()) {
+                    assert_eq!(
+                        next.index() > cur.index(),
+                        dir.positive(),
+                        "ray indices must grow along positive directions only"
+                    );
+                    slot.set(next);
                     cur = next;
                 }
-                rays[d * size + sq.index()] = ray;
             }
         }
         let mut between = vec![Bitboard::EMPTY; size * size];
@@ -76,14 +109,12 @@ impl<W: BitWord> Rays<W> {
             for dirs in [RayDir::ORTHOGONAL, RayDir::DIAGONAL] {
                 for (i, &d) in dirs.iter().enumerate() {
                     let opposite = dirs[(i + 2) % 4];
-                    let ray = rays[d.0 as usize * size + a.index()];
-                    let full = ray
-                        | rays[opposite.0 as usize * size + a.index()]
-                        | Bitboard::from_square(a);
+                    let ray = rays[a.index()][d.0 as usize];
+                    let full =
+                        ray | rays[a.index()][opposite.0 as usize] | Bitboard::from_square(a);
                     for b in ray {
-                        between[a.index() * size + b.index()] = ray
-                            & !rays[d.0 as usize * size + b.index()]
-                            & !Bitboard::from_square(b);
+                        between[a.index() * size + b.index()] =
+                            ray & !rays[b.index()][d.0 as usize] & !Bitboard::from_square(b);
                         line[a.index() * size + b.index()] = full;
                     }
                 }
@@ -92,17 +123,32 @@ impl<W: BitWord> Rays<W> {
         Rays {
             size,
             rays,
-            positive,
             between,
             line,
         }
     }
 
+    /// The ray in direction `d` from the square with index `index` (a sentinel included).
+    #[inline(always)]
+    fn ray_at(&self, d: RayDir, index: u32) -> Bitboard<W> {
+        self.rays[index as usize][d.0 as usize]
+    }
+
     /// The whole ray from `sq` (exclusive) in direction `d`, ignoring pieces.
     #[inline(always)]
     pub fn ray(&self, d: RayDir, sq: Square) -> Bitboard<W> {
-        // SAFETY-free: indices are checked in debug builds by Vec.
-        self.rays[d.0 as usize * self.size + sq.index()]
+        self.ray_at(d, sq.index() as u32)
+    }
+
+    /// The index of the nearest square of `hits` (a subset of one ray in direction `d`), or
+    /// the sentinel whose ray in direction `d` is empty when `hits` is empty.
+    #[inline(always)]
+    fn nearest_or_sentinel(d: RayDir, hits: Bitboard<W>) -> u32 {
+        if d.positive() {
+            (hits.0 | (W::ONE << (W::BITS - 1))).trailing_zeros()
+        } else {
+            W::BITS - 1 - (hits.0 | W::ONE).leading_zeros()
+        }
     }
 
     /// The nearest occupied square from `sq` in direction `d`.
@@ -111,22 +157,51 @@ impl<W: BitWord> Rays<W> {
         let hits = self.ray(d, sq) & occ;
         if hits.is_empty() {
             None
-        } else if self.positive[d.0 as usize] {
+        } else if d.positive() {
             Some(hits.lsb())
         } else {
             Some(hits.msb())
         }
     }
 
+    /// Slider attacks in one direction from an index (a sentinel gives nothing).
+    #[inline(always)]
+    fn line_attacks_at(&self, d: RayDir, index: u32, occ: Bitboard<W>) -> Bitboard<W> {
+        let ray = self.ray_at(d, index);
+        let blocker = Self::nearest_or_sentinel(d, ray & occ);
+        ray & !self.ray_at(d, blocker)
+    }
+
     /// Slider attacks in one direction: the empty squares up to and including the first
     /// blocker.
     #[inline(always)]
     pub fn line_attacks(&self, d: RayDir, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        let ray = self.ray(d, sq);
-        match self.first_blocker(d, sq, occ) {
-            None => ray,
-            Some(b) => ray & !self.ray(d, b),
-        }
+        self.line_attacks_at(d, sq.index() as u32, occ)
+    }
+
+    /// Slider attacks along both directions of one line through `sq`, by the obstruction
+    /// difference (Chess Programming Wiki): with `lower` the pieces on the negative ray and
+    /// `upper` those on the positive one, every index of `lower` is below `sq` and every index
+    /// of `upper` above it. The highest bit of `lower | 1` is the negative blocker (or bit 0,
+    /// at or below every square of the negative ray, when there is none); subtracting it from
+    /// `upper` borrows through every bit from it up to the lowest bit of `upper` (the positive
+    /// blocker), or through all the bits above it when `upper` is empty, and the exclusive or
+    /// keeps exactly those bits. Both rays end at the edge or a hole, so the line mask leaves
+    /// nothing beyond them, and it never holds `sq` itself.
+    #[inline(always)]
+    fn line_pair_attacks(
+        &self,
+        (pos, neg): (usize, usize),
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let rays = &self.rays[sq.index()];
+        let (pos, neg) = (rays[pos].0, rays[neg].0);
+        let lower = occ.0 & neg;
+        let upper = occ.0 & pos;
+        let ms1b = (lower | W::ONE).highest_bit();
+        let odiff = upper ^ upper.wrapping_sub(ms1b);
+        Bitboard((pos | neg) & odiff)
     }
 
     /// Slider attacks along several directions.
@@ -141,31 +216,45 @@ impl<W: BitWord> Rays<W> {
 
     #[inline(always)]
     pub fn rook_attacks(&self, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        self.slider_attacks(&RayDir::ORTHOGONAL, sq, occ)
+        self.line_pair_attacks(ROOK_LINES[0], sq, occ)
+            | self.line_pair_attacks(ROOK_LINES[1], sq, occ)
     }
 
     #[inline(always)]
     pub fn bishop_attacks(&self, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        self.slider_attacks(&RayDir::DIAGONAL, sq, occ)
+        self.line_pair_attacks(BISHOP_LINES[0], sq, occ)
+            | self.line_pair_attacks(BISHOP_LINES[1], sq, occ)
     }
 
     /// Nightrider moves: repeated knight leaps in one direction while the landing squares are
     /// empty; the first occupied landing square is included (a capture if it is an enemy).
     #[inline(always)]
     pub fn nightrider_attacks(&self, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        self.slider_attacks(&RayDir::KNIGHT, sq, occ)
+        let mut att = Bitboard::EMPTY;
+        for pair in NIGHTRIDER_LINES {
+            att |= self.line_pair_attacks(pair, sq, occ);
+        }
+        att
     }
 
     /// Hopper (cannon) targets in one direction: the first occupied square after the first
     /// blocker (the screen). That square is what a cannon captures or attacks.
     #[inline(always)]
     pub fn hop_target(&self, d: RayDir, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        match self.first_blocker(d, sq, occ) {
-            None => Bitboard::EMPTY,
-            Some(screen) => match self.first_blocker(d, screen, occ) {
-                None => Bitboard::EMPTY,
-                Some(t) => Bitboard::from_square(t),
-            },
+        let hits = self.ray(d, sq) & occ;
+        // No screen is common: leaving early there took 1.1% fewer instructions (callgrind) in
+        // a Cannon Shogi search than going on from the sentinel, which gives the same empty set.
+        if hits.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let screen = Self::nearest_or_sentinel(d, hits);
+        let hits = self.ray_at(d, screen) & occ;
+        // The nearest piece beyond the screen alone (empty when there is none): the lowest bit,
+        // or for a negative direction the highest, found as the hits less the ray beyond it.
+        if d.positive() {
+            Bitboard(hits.0.lowest_bit())
+        } else {
+            hits & !self.ray_at(d, Self::nearest_or_sentinel(d, hits))
         }
     }
 
@@ -173,10 +262,11 @@ impl<W: BitWord> Rays<W> {
     /// moves), plus that next piece if any.
     #[inline(always)]
     pub fn hop_line(&self, d: RayDir, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
-        match self.first_blocker(d, sq, occ) {
-            None => Bitboard::EMPTY,
-            Some(screen) => self.line_attacks(d, screen, occ),
+        let hits = self.ray(d, sq) & occ;
+        if hits.is_empty() {
+            return Bitboard::EMPTY;
         }
+        self.line_attacks_at(d, Self::nearest_or_sentinel(d, hits), occ)
     }
 
     /// Cannon capture targets along several directions.
@@ -245,6 +335,203 @@ mod tests {
 
     fn set<W: BitWord>(g: &Geometry<W>, names: &[&str]) -> Bitboard<W> {
         names.iter().map(|n| sq(g, n)).collect()
+    }
+
+    /// The squares from `sq` in direction `d` one step at a time, up to and including the first
+    /// occupied one: the slow reference for every lookup.
+    fn walk<W: BitWord>(g: &Geometry<W>, d: RayDir, sq: Square, occ: Bitboard<W>) -> Vec<Square> {
+        let mut out = Vec::new();
+        let mut cur = sq;
+        while let Some(next) = g.step(cur, d.offset()) {
+            out.push(next);
+            if occ.contains(next) {
+                break;
+            }
+            cur = next;
+        }
+        out
+    }
+
+    fn reference_line<W: BitWord>(
+        g: &Geometry<W>,
+        d: RayDir,
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
+        walk(g, d, sq, occ).into_iter().collect()
+    }
+
+    fn reference_blocker<W: BitWord>(
+        g: &Geometry<W>,
+        d: RayDir,
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Option<Square> {
+        walk(g, d, sq, occ).pop().filter(|&s| occ.contains(s))
+    }
+
+    fn reference_hop_line<W: BitWord>(
+        g: &Geometry<W>,
+        d: RayDir,
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
+        match reference_blocker(g, d, sq, occ) {
+            None => Bitboard::EMPTY,
+            Some(screen) => reference_line(g, d, screen, occ),
+        }
+    }
+
+    fn reference_hop_target<W: BitWord>(
+        g: &Geometry<W>,
+        d: RayDir,
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
+        reference_blocker(g, d, sq, occ)
+            .and_then(|screen| reference_blocker(g, d, screen, occ))
+            .map_or(Bitboard::EMPTY, Bitboard::from_square)
+    }
+
+    fn reference_slider<W: BitWord>(
+        g: &Geometry<W>,
+        dirs: &[RayDir],
+        sq: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let mut att = Bitboard::EMPTY;
+        for &d in dirs {
+            att |= reference_line(g, d, sq, occ);
+        }
+        att
+    }
+
+    /// A small xorshift generator, so that the test needs no crate and repeats itself.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Random occupancies, sparse to dense; bits on holes and beyond the board are set too
+    /// (no lookup may look at them).
+    fn occupancies<W: BitWord>(rng: &mut XorShift, n: usize) -> Vec<Bitboard<W>> {
+        let mut word = || {
+            let mut w = W::ZERO;
+            for i in 0..W::BITS {
+                if rng.next() & 1 == 1 {
+                    w |= W::ONE << i;
+                }
+            }
+            w
+        };
+        let mut out = vec![Bitboard::EMPTY, Bitboard(!W::ZERO)];
+        for i in 0..n {
+            let w = match i % 4 {
+                0 => word() & word() & word(),
+                1 => word() & word(),
+                2 => word(),
+                _ => word() | word(),
+            };
+            out.push(Bitboard(w));
+        }
+        out
+    }
+
+    fn check_against_reference<W: BitWord>(g: &Geometry<W>, seed: u64) {
+        let r = Rays::new(g);
+        let mut rng = XorShift(seed);
+        let all: Vec<RayDir> = (0..RayDir::COUNT as u8).map(RayDir).collect();
+        for occ in occupancies::<W>(&mut rng, 200) {
+            for sq in g.valid() {
+                // The slider's own square may be occupied or not: it must not matter.
+                for occ in [occ, occ ^ Bitboard::from_square(sq)] {
+                    let ctx = || format!("sq {sq:?} occ {occ:?}");
+                    assert_eq!(
+                        r.rook_attacks(sq, occ),
+                        reference_slider(g, &RayDir::ORTHOGONAL, sq, occ),
+                        "rook {}",
+                        ctx()
+                    );
+                    assert_eq!(
+                        r.bishop_attacks(sq, occ),
+                        reference_slider(g, &RayDir::DIAGONAL, sq, occ),
+                        "bishop {}",
+                        ctx()
+                    );
+                    assert_eq!(
+                        r.nightrider_attacks(sq, occ),
+                        reference_slider(g, &RayDir::KNIGHT, sq, occ),
+                        "nightrider {}",
+                        ctx()
+                    );
+                    for &d in &all {
+                        assert_eq!(
+                            r.line_attacks(d, sq, occ),
+                            reference_line(g, d, sq, occ),
+                            "line {d:?} {}",
+                            ctx()
+                        );
+                        assert_eq!(
+                            r.first_blocker(d, sq, occ),
+                            reference_blocker(g, d, sq, occ),
+                            "blocker {d:?} {}",
+                            ctx()
+                        );
+                        assert_eq!(
+                            r.hop_target(d, sq, occ),
+                            reference_hop_target(g, d, sq, occ),
+                            "hop target {d:?} {}",
+                            ctx()
+                        );
+                        assert_eq!(
+                            r.hop_line(d, sq, occ),
+                            reference_hop_line(g, d, sq, occ),
+                            "hop line {d:?} {}",
+                            ctx()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lookups_match_a_step_by_step_walk_on_every_geometry() {
+        // Orthodox 8x8 (the word is full: square 63 is real and is also the sentinel).
+        check_against_reference(&Geometry::<u64>::new(8, 8, &[]), 0x9E37_79B9_7F4A_7C15);
+        // Gustavian 10x8 with holes, in a 128-bit word.
+        check_against_reference(&gustavian(), 0xD1B5_4A32_D192_ED03);
+        // Cannon Shogi's 9x9 and Whitcher's 10x10.
+        check_against_reference(&Geometry::<u128>::new(9, 9, &[]), 0x8CB9_2BA7_2F3D_8DD7);
+        check_against_reference(&Geometry::<u128>::new(10, 10, &[]), 0x2545_F491_4F6C_DD1D);
+        // Chesstonia's 12x8 with its corner holes; a hole on square 0 as well.
+        let holes = [
+            (0, 0),
+            (1, 0),
+            (10, 0),
+            (11, 0),
+            (0, 1),
+            (1, 1),
+            (10, 1),
+            (11, 1),
+            (0, 6),
+            (1, 6),
+            (10, 6),
+            (11, 6),
+            (0, 7),
+            (10, 7),
+            (11, 7),
+        ];
+        check_against_reference(&Geometry::<u128>::new(12, 8, &holes), 0x94D0_49BB_1331_11EB);
+        // Holes in the middle of lines.
+        let holes = [(4, 4), (3, 3), (5, 2), (2, 5)];
+        check_against_reference(&Geometry::<u64>::new(8, 8, &holes), 0xBF58_476D_1CE4_E5B9);
     }
 
     #[test]
