@@ -10,7 +10,7 @@ use super::eval_params::{Negated, Param, Sum, Terms, Trace, COUNT};
 use super::piece::{Kind, Piece, Role, HAND_KINDS};
 use super::position::ShogiPosition;
 use super::tables::BB;
-use crate::board::{Bitboard, Color};
+use crate::board::Color;
 
 /// The value of each role on the board for exchanges (static exchange evaluation, move
 /// ordering, the material count), in centipawns. Fixed: the evaluation's own values are
@@ -66,6 +66,8 @@ pub fn hand_value(r: Role) -> i32 {
 struct Reach {
     /// Every square a piece of the side can move to or capture on.
     all: BB,
+    /// Every square a piece of the side could capture on, own pieces included (defended).
+    attacks: BB,
     /// Pieces (the king aside) that reach a square next to the enemy king.
     king_attackers: i32,
     /// Enemy pieces that a less valuable piece of the side can capture (counted per pair).
@@ -116,8 +118,8 @@ impl ShogiPosition {
     fn terms<S: Terms>(&self, s: &mut S) {
         let white = self.side_terms(Color::White, s);
         let black = self.side_terms(Color::Black, &mut Negated(s));
-        self.pressure_terms(Color::White, &white, s);
-        self.pressure_terms(Color::Black, &black, &mut Negated(s));
+        self.pressure_terms(Color::White, &white, &black, s);
+        self.pressure_terms(Color::Black, &black, &white, &mut Negated(s));
         s.add(Param::Tempo as usize, self.side.sign());
     }
 
@@ -139,9 +141,10 @@ impl ShogiPosition {
             );
             let file = geo.file_of(sq) as i32;
             s.add(Param::CentreRook.of(role), 4 - (file - 4).abs());
-            let targets = self.targets(role.kind(), us, sq, occ);
+            let (attacks, targets) = self.reach(role.kind(), us, sq, occ);
             s.add(Param::MobilityRook.of(role), targets.count() as i32);
             reach.all |= targets;
+            reach.attacks |= attacks;
             if role == Role::King {
                 continue;
             }
@@ -204,7 +207,7 @@ impl ShogiPosition {
 
     /// What `us` presses on the enemy with: attacks around the enemy king (with the pieces
     /// `us` holds to drop there), and enemy pieces it threatens to win.
-    fn pressure_terms<S: Terms>(&self, us: Color, ours: &Reach, s: &mut S) {
+    fn pressure_terms<S: Terms>(&self, us: Color, ours: &Reach, theirs: &Reach, s: &mut S) {
         let t = self.t;
         let them = !us;
         let near = t.king.get(self.king_square(them));
@@ -226,14 +229,11 @@ impl ShogiPosition {
             ours.by_lower,
         );
         // Enemy pieces (the king aside) that `us` attacks and no enemy piece defends.
-        let occ = self.occupied();
-        let targets = ours.all & self.by_color[them.index()] & !self.by_kind[Kind::King.index()];
-        let mut hanging = 0;
-        for sq in targets {
-            if !self.attackers(sq, occ, them, Bitboard(u128::MAX)).any() {
-                hanging += 1;
-            }
-        }
+        let hanging = (ours.all
+            & self.by_color[them.index()]
+            & !self.by_kind[Kind::King.index()]
+            & !theirs.attacks)
+            .count() as i32;
         s.add(
             if to_move {
                 Param::HangingToMove
@@ -247,6 +247,7 @@ impl ShogiPosition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tables::BB;
     use super::*;
     use crate::games::Game;
 
@@ -333,6 +334,44 @@ mod tests {
                 let evaluated = p.evaluate_white() as f32;
                 // Rounding: the king danger's 16ths and the phase blend.
                 assert!((traced - evaluated).abs() <= 2.0, "{traced} {evaluated}");
+                let mut moves = arrayvec::ArrayVec::<_, { super::super::SHOGI_MOVES }>::new();
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    /// `reach` agrees with the move generator's targets and, summed over a side's pieces, with
+    /// the attack detection the rules use (`attackers`), on every square, along random games.
+    #[test]
+    fn reach_agrees_with_targets_and_attackers() {
+        let start: ShogiPosition = crate::engine::registry::new_game("cannonshogi").unwrap();
+        let mut rng = crate::board::zobrist::SplitMix64::new(9);
+        let all = crate::board::Bitboard(u128::MAX);
+        for _ in 0..6 {
+            let mut p = start.clone();
+            for _ in 0..120 {
+                let occ = p.occupied();
+                for c in Color::BOTH {
+                    let mut attacked = BB::EMPTY;
+                    for sq in p.by_color[c.index()] {
+                        let kind = p.piece_at(sq).unwrap().role().kind();
+                        let (attacks, targets) = p.reach(kind, c, sq, occ);
+                        assert_eq!(targets, p.targets(kind, c, sq, occ), "{kind:?}");
+                        attacked |= attacks;
+                    }
+                    for sq in p.t.geo.valid() {
+                        assert_eq!(
+                            attacked.contains(sq),
+                            p.attackers(sq, occ, c, all).any(),
+                            "{c:?} on {sq:?} in {}",
+                            p.to_fen()
+                        );
+                    }
+                }
                 let mut moves = arrayvec::ArrayVec::<_, { super::super::SHOGI_MOVES }>::new();
                 p.legal_moves(&mut moves);
                 if moves.is_empty() {
