@@ -453,7 +453,8 @@ fn search_with(
 #[test]
 fn a_node_limit_is_kept_even_inside_the_first_iteration() {
     // A flying iron cannon deep in black's camp: depth 1 needed hundreds of thousands of nodes
-    // here before quiescence skipped losing captures, and still needs hundreds. The search must
+    // here before quiescence skipped losing captures, and still needs over a hundred (fewer
+    // since the evaluation sees hanging pieces and stands pat sooner). The search must
     // stop soon after its node limit with a legal move, not finish depth 1 first (at a short
     // time control that overran the clock).
     let mut p = pos(start_fen());
@@ -463,7 +464,7 @@ fn a_node_limit_is_kept_even_inside_the_first_iteration() {
         ..Limits::default()
     };
     let full = search_with(&p, depth_one);
-    assert!(full.nodes > 300, "depth 1 takes {} nodes", full.nodes);
+    assert!(full.nodes > 100, "depth 1 takes {} nodes", full.nodes);
     let node_limit = Limits {
         nodes: Some(full.nodes / 8),
         ..Limits::default()

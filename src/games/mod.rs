@@ -10,6 +10,7 @@ pub mod perft;
 pub(crate) mod see_oracle;
 pub mod shogi;
 mod swap;
+pub mod tuning;
 
 pub use moves::{Move, MoveKind, MoveList, StackList};
 pub use notation::Notation;

@@ -1,17 +1,17 @@
-//! `cannonade tune`: fits the weights of the chess-family evaluation to scored positions
+//! `cannonade tune`: fits the weights of a game's evaluation to scored positions
 //! (Texel's method: the logistic of the evaluation should predict the game's result, here
 //! blended with the search's score, as `cannonade train` does for nets).
 //!
-//! The evaluation is linear in its weights (`games::chess::eval_params`): each position is read
-//! once into the counts of its parameters, then full-batch gradient descent (Adam) moves the
-//! weights. The result is a new `eval_weights.rs`, written to `--out` for review; nothing in the
-//! engine changes until it is copied over and the games say it gains.
+//! The evaluation is linear in its weights (`games::tuning`: the chess family's and Cannon
+//! Shogi's are): each position is read once into the counts of its parameters, then full-batch
+//! gradient descent (Adam) moves the weights. The result is a new `eval_weights.rs` for the
+//! game, written to `--out` for review; nothing in the engine changes until it is copied over
+//! and the games say it gains.
 
 use crate::engine::registry::{self, VariantInfo};
-use crate::games::chess::eval_params::{self, Trace, COUNT, NAMES};
-use crate::games::chess::{
-    CannonriderChess, Chess, ChesstoniaChess, EvalTraced, SwedishCannonChess,
-};
+use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
+use crate::games::shogi::ShogiPosition;
+use crate::games::tuning::{EvalTraced, ParamTable, Trace};
 use crate::tools::train::open_all;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -20,14 +20,15 @@ use std::time::Instant;
 /// The options of `cannonade tune` (see `docs/evaluation.md`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct TuneArgs {
-    /// Variant name: a game of the chess family (see `cannonade variants`).
+    /// Variant name: a game with a tunable evaluation, the chess family or Cannon Shogi (see
+    /// `cannonade variants`).
     #[arg(long)]
     pub variant: String,
     /// A file of scored positions (`cannonade datagen`, or the text format of `train`); may be
     /// repeated.
     #[arg(long = "data", required = true, value_name = "FILE")]
     pub data: Vec<PathBuf>,
-    /// Where to write the tuned weights file (the format of `src/games/chess/eval_weights.rs`).
+    /// Where to write the tuned weights file (the format of the game's `eval_weights.rs`).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Gradient steps, each over all training positions.
@@ -48,10 +49,19 @@ pub struct TuneArgs {
     /// Parameters to keep as they are, by name; may be repeated.
     #[arg(long = "freeze", value_name = "NAME")]
     pub freeze: Vec<String>,
+    /// Weight of a penalty on each parameter's squared distance (in centipawns) from the
+    /// weights in use, added to the loss: it keeps the weights that the data says little about
+    /// (a rare piece, an end-game weight where few positions are end games) near where they
+    /// were, rather than wherever noise takes them. 0: no penalty.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Threads (default: all the machine's cores).
     #[arg(long)]
     pub threads: Option<usize>,
 }
+
+/// Positions held out together for validation (see `run`).
+const HOLD_OUT_BLOCK: usize = 1000;
 
 /// One position: its nonzero parameter counts, with the phase blend folded in (a count for the
 /// middle-game weight and one for the end-game weight), what no weight covers, and its target.
@@ -65,7 +75,7 @@ struct Sample {
 
 impl Sample {
     fn new(trace: &Trace, white_to_move: bool, score: i16, result: i8) -> Sample {
-        let phase = trace.phase as f32 / 24.0;
+        let phase = trace.phase;
         let counts = trace
             .counts
             .iter()
@@ -105,6 +115,8 @@ struct Problem {
     /// sigmoid(k · cp) is the expected score.
     k: f64,
     wdl: f64,
+    /// How many parameters the game's table has.
+    count: usize,
 }
 
 impl Problem {
@@ -126,7 +138,7 @@ impl Problem {
             .train
             .par_chunks(4096)
             .map(|chunk| {
-                let mut g = vec![[0.0f64; 2]; COUNT];
+                let mut g = vec![[0.0f64; 2]; self.count];
                 for s in chunk {
                     let p = sigmoid(self.k * s.evaluate(w));
                     let d = 2.0 * (p - self.target(s)) * p * (1.0 - p) * self.k;
@@ -138,7 +150,7 @@ impl Problem {
                 g
             })
             .reduce(
-                || vec![[0.0f64; 2]; COUNT],
+                || vec![[0.0f64; 2]; self.count],
                 |mut a, b| {
                     for (x, y) in a.iter_mut().zip(b) {
                         x[0] += y[0];
@@ -182,27 +194,31 @@ impl Problem {
 /// Reads a FEN with the game's own reader and takes its evaluation apart.
 type TraceFn = Box<dyn Fn(&str) -> Result<(Trace, bool), String> + Sync>;
 
-/// The tracer of `variant`'s game type (a chess-family type: the first that accepts the
-/// registry entry).
-fn tracer_for(variant: &'static VariantInfo) -> Result<TraceFn, String> {
-    fn try_type<G: EvalTraced + Sync + 'static>(variant: &'static VariantInfo) -> Option<TraceFn> {
+/// The tracer of `variant`'s game type and its weights table (the first tunable type that
+/// accepts the registry entry).
+fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamTable), String> {
+    fn try_type<G: EvalTraced + Sync + 'static>(
+        variant: &'static VariantInfo,
+    ) -> Option<(TraceFn, &'static ParamTable)> {
         let start = variant.new_game::<G>().ok()?;
-        Some(Box::new(move |fen: &str| {
+        let tracer: TraceFn = Box::new(move |fen: &str| {
             let pos = start.with_fen(fen).map_err(|e| e.to_string())?;
             let white = pos.side_to_move() == crate::board::Color::White;
             Ok((pos.eval_trace(), white))
-        }))
+        });
+        Some((tracer, G::params()))
     }
-    type TryType = fn(&'static VariantInfo) -> Option<TraceFn>;
-    let candidates: [TryType; 4] = [
+    type TryType = fn(&'static VariantInfo) -> Option<(TraceFn, &'static ParamTable)>;
+    let candidates: [TryType; 5] = [
         try_type::<Chess>,
         try_type::<SwedishCannonChess>,
         try_type::<CannonriderChess>,
         try_type::<ChesstoniaChess>,
+        try_type::<ShogiPosition>,
     ];
     candidates.iter().find_map(|t| t(variant)).ok_or_else(|| {
         format!(
-            "variant '{}' has no tunable evaluation (only the chess family has)",
+            "variant '{}' has no tunable evaluation (the chess family and Cannon Shogi have)",
             variant.game.name
         )
     })
@@ -217,12 +233,18 @@ fn optimise(
 ) -> Vec<[f64; 2]> {
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut w = start.to_vec();
-    let mut m = vec![[0.0f64; 2]; COUNT];
-    let mut v = vec![[0.0f64; 2]; COUNT];
+    let count = start.len();
+    let mut m = vec![[0.0f64; 2]; count];
+    let mut v = vec![[0.0f64; 2]; count];
     let started = Instant::now();
     for t in 1..=args.iterations {
-        let g = problem.gradient(&w);
-        for i in 0..COUNT {
+        let mut g = problem.gradient(&w);
+        for ((g, w), s) in g.iter_mut().zip(&w).zip(start) {
+            for j in 0..2 {
+                g[j] += 2.0 * args.l2 * (w[j] - s[j]);
+            }
+        }
+        for i in 0..count {
             if frozen[i] {
                 continue;
             }
@@ -253,15 +275,20 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             args.variant
         )
     })?;
-    let tracer = tracer_for(variant)?;
+    let (tracer, table) = tracer_for(variant)?;
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
         return Err("--wdl must be within 0..1 and --validation within 0..1".into());
     }
-    let mut frozen = vec![false; COUNT];
-    // The king is on the board for both sides in every position: its value cancels out.
-    frozen[eval_params::Param::ValueKing as usize] = true;
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err("--l2 must be a number of at least 0".into());
+    }
+    let mut frozen = vec![false; table.names.len()];
+    for &i in table.fixed {
+        frozen[i] = true;
+    }
     for name in &args.freeze {
-        let i = NAMES
+        let i = table
+            .names
             .iter()
             .position(|n| n == name)
             .ok_or_else(|| format!("--freeze: no parameter named '{name}'"))?;
@@ -287,8 +314,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
                 Ok(Sample::new(&trace, white, r.score, r.result))
             })
             .collect::<Result<_, String>>()?;
-        // Every n-th position held out (datagen's files are in game order, so this spreads
-        // the held-out positions over all games).
+        // Every n-th block of positions held out. Datagen's files are in game order, and the
+        // positions of one game share its result, so holding out single positions would let
+        // the training set see the held-out games: a block is about ten games.
         let every = if args.validation > 0.0 {
             (1.0 / args.validation).round() as usize
         } else {
@@ -296,13 +324,14 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         };
         let (mut train, mut valid) = (Vec::new(), Vec::new());
         for (i, s) in samples.into_iter().enumerate() {
-            if i % every == every - 1 {
+            if (i / HOLD_OUT_BLOCK) % every == every - 1 {
                 valid.push(s);
             } else {
                 train.push(s);
             }
         }
-        let start: Vec<[f64; 2]> = eval_params::current_weights()
+        let start: Vec<[f64; 2]> = table
+            .current()
             .iter()
             .map(|w| [f64::from(w[0]), f64::from(w[1])])
             .collect();
@@ -319,6 +348,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             valid,
             k,
             wdl: args.wdl,
+            count: table.names.len(),
         };
         println!(
             "start: train loss {:.6}, validation loss {:.6}",
@@ -340,7 +370,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             problem.loss(&problem.valid, &as_f64)
         );
         println!("{:<22} {:>12} {:>12}", "parameter", "before", "after");
-        for (i, name) in NAMES.iter().enumerate() {
+        for (i, name) in table.names.iter().enumerate() {
             if start[i] != as_f64[i] {
                 println!(
                     "{name:<22} {:>5}, {:>5} {:>5}, {:>5}",
@@ -348,7 +378,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
                 );
             }
         }
-        std::fs::write(&args.out, eval_params::weights_file(&rounded))
+        std::fs::write(&args.out, table.file(&rounded))
             .map_err(|e| format!("{}: {e}", args.out.display()))?;
         println!("wrote {}", args.out.display());
         Ok(())
@@ -361,11 +391,16 @@ mod tests {
     use crate::tools::train::random_play_records;
 
     /// Positions labelled with the engine's own evaluation, and a start far from the engine's
-    /// weights: tuning on the score alone must find weights that give those scores back.
-    #[test]
-    fn tuning_recovers_the_weights_that_made_the_scores() {
-        let variant = registry::find("chess").unwrap();
-        let tracer = tracer_for(variant).unwrap();
+    /// weights: tuning on the score alone must find weights that give those scores back, and
+    /// the value of `piece` (a parameter that every position with that piece counts) close to
+    /// the truth, after `iterations` steps.
+    fn tuning_recovers_the_weights_that_made_the_scores(
+        name: &str,
+        piece: &str,
+        iterations: usize,
+    ) {
+        let variant = registry::find(name).unwrap();
+        let (tracer, table) = tracer_for(variant).unwrap();
         let records = random_play_records(variant, 6000, 3);
         let samples: Vec<Sample> = records
             .iter()
@@ -386,27 +421,32 @@ mod tests {
             valid: strip(valid),
             k: 1.0 / 170.0,
             wdl: 0.0,
+            count: table.names.len(),
         };
-        let truth: Vec<[f64; 2]> = eval_params::current_weights()
+        let truth: Vec<[f64; 2]> = table
+            .current()
             .iter()
             .map(|w| [f64::from(w[0]), f64::from(w[1])])
             .collect();
         // Every weight halved: material and positional terms alike are far off.
         let start: Vec<[f64; 2]> = truth.iter().map(|w| [w[0] / 2.0, w[1] / 2.0]).collect();
         let args = TuneArgs {
-            variant: "chess".into(),
+            variant: name.into(),
             data: Vec::new(),
             out: PathBuf::new(),
-            iterations: 600,
+            iterations,
             lr: 2.0,
             wdl: 0.0,
             validation: 0.1,
             limit: None,
             freeze: Vec::new(),
+            l2: 0.0,
             threads: None,
         };
-        let mut frozen = vec![false; COUNT];
-        frozen[eval_params::Param::ValueKing as usize] = true;
+        let mut frozen = vec![false; table.names.len()];
+        for &i in table.fixed {
+            frozen[i] = true;
+        }
         let before = problem.loss(&problem.valid, &start);
         let tuned = optimise(&problem, &start, &frozen, &args);
         let after = problem.loss(&problem.valid, &tuned);
@@ -419,13 +459,23 @@ mod tests {
             .sum::<f64>()
             / problem.valid.len() as f64;
         assert!(error < 10.0, "mean error {error} cp");
-        // The pieces' values, which every position counts, come back close to the truth.
-        let knight = eval_params::Param::ValueKnight as usize;
+        let p = table.names.iter().position(|n| *n == piece).unwrap();
         assert!(
-            (tuned[knight][0] - truth[knight][0]).abs() < 30.0,
-            "{:?} {:?}",
-            tuned[knight],
-            truth[knight]
+            (tuned[p][0] - truth[p][0]).abs() < 30.0,
+            "{piece}: {:?} {:?}",
+            tuned[p],
+            truth[p]
         );
+    }
+
+    #[test]
+    fn tuning_recovers_the_chess_weights_that_made_the_scores() {
+        tuning_recovers_the_weights_that_made_the_scores("chess", "ValueKnight", 600);
+    }
+
+    #[test]
+    fn tuning_recovers_the_cannon_shogi_weights_that_made_the_scores() {
+        // More parameters, and random play leaves larger scores, where the sigmoid is flatter.
+        tuning_recovers_the_weights_that_made_the_scores("cannonshogi", "ValueSilver", 1500);
     }
 }

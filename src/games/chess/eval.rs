@@ -2,7 +2,7 @@
 //! from the board's geometry (so it works on every board shape), tapered by game phase, plus
 //! the positional terms of `eval_terms`.
 
-use super::eval_params::{Negated, Param, Sum, Terms, Trace, WEIGHTS};
+use super::eval_params::{Negated, Param, Sum, Terms, Trace, COUNT, WEIGHTS};
 use super::eval_terms::Tapered;
 use super::piece::Role;
 use super::position::ChessPosition;
@@ -134,7 +134,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The evaluation taken apart into its parameters' counts (for the tuner): with the
     /// engine's weights, `trace.evaluate` gives `evaluate_white` up to rounding.
     pub fn eval_trace(&self) -> Trace {
-        let mut trace = Trace::default();
+        let mut trace = Trace::new(COUNT);
         for sq in self.occupied() & self.t.geo.valid() {
             let p = self.piece_at(sq).unwrap();
             if p.color() == Color::White {
@@ -147,7 +147,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let (extra, extra_phase) = R::evaluate_extra(self);
         trace.offset = extra;
         self.positional_white(&mut trace);
-        trace.phase = (self.phase + extra_phase).min(FULL_PHASE);
+        trace.phase = (self.phase + extra_phase).min(FULL_PHASE) as f32 / FULL_PHASE as f32;
         trace.add(Param::Tempo as usize, self.side.sign());
         trace
     }

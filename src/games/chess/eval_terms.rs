@@ -12,55 +12,7 @@ use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Bitboard, Color, Offset, Square};
 
-/// A middle-game and an end-game score, blended by phase at the end of the evaluation.
-/// (Public for the evaluation hooks of `ChessRules`.)
-#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
-pub struct Tapered {
-    pub mg: i32,
-    pub eg: i32,
-}
-
-impl Tapered {
-    pub const fn new(mg: i32, eg: i32) -> Self {
-        Tapered { mg, eg }
-    }
-}
-
-impl std::ops::Mul<i32> for Tapered {
-    type Output = Tapered;
-    fn mul(self, k: i32) -> Tapered {
-        Tapered::new(self.mg * k, self.eg * k)
-    }
-}
-
-impl std::ops::AddAssign for Tapered {
-    fn add_assign(&mut self, t: Tapered) {
-        self.mg += t.mg;
-        self.eg += t.eg;
-    }
-}
-
-impl std::ops::SubAssign for Tapered {
-    fn sub_assign(&mut self, t: Tapered) {
-        self.mg -= t.mg;
-        self.eg -= t.eg;
-    }
-}
-
-impl std::ops::Add for Tapered {
-    type Output = Tapered;
-    fn add(mut self, t: Tapered) -> Tapered {
-        self += t;
-        self
-    }
-}
-
-impl std::ops::Sub for Tapered {
-    type Output = Tapered;
-    fn sub(self, t: Tapered) -> Tapered {
-        Tapered::new(self.mg - t.mg, self.eg - t.eg)
-    }
-}
+pub use crate::games::tuning::Tapered;
 
 /// Passed pawns are counted by how far they have come on a scale of 0 (own back rank) to 7 (the
 /// last rank); other board lengths are mapped onto this scale (`Passed0..7`, and

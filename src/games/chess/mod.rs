@@ -29,6 +29,7 @@ pub use tables::ChessTables;
 use crate::board::fen::diagram;
 use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Geometry, Square};
+use crate::games::tuning::{EvalTraced, ParamTable, Trace};
 use crate::games::{
     err, from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
@@ -157,13 +158,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 }
 
-/// A game whose evaluation the tuner can take apart (`cannonade tune`).
-pub trait EvalTraced: Game {
-    fn eval_trace(&self) -> eval_params::Trace;
-}
-
+/// The chess family's evaluation, taken apart for the tuner (`cannonade tune`).
 impl<W: ChessWord, R: ChessRules> EvalTraced for ChessPosition<W, R> {
-    fn eval_trace(&self) -> eval_params::Trace {
+    fn params() -> &'static ParamTable {
+        &eval_params::TABLE
+    }
+    fn eval_trace(&self) -> Trace {
         ChessPosition::eval_trace(self)
     }
 }
@@ -405,7 +405,7 @@ mod tests {
     fn kept_state_matches_the_board<W: ChessWord, R: ChessRules>(name: &str) {
         let start: ChessPosition<W, R> = new_game(name).unwrap();
         let mut rng = crate::board::zobrist::SplitMix64::new(7);
-        let weights = eval_params::current_weights();
+        let weights = eval_params::TABLE.current();
         let check = |p: &ChessPosition<W, R>| {
             assert_eq!(
                 (p.placement, p.phase),

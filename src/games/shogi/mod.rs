@@ -3,6 +3,7 @@
 //! cannons and their two flying promotions, and shogi's repetition rules.
 
 mod eval;
+pub mod eval_params;
 mod fen;
 mod movegen;
 pub mod nnue_features;
@@ -19,6 +20,7 @@ pub use tables::{ShogiTables, BB};
 use crate::board::fen::diagram;
 use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Square};
+use crate::games::tuning::{EvalTraced, ParamTable, Trace};
 use crate::games::{
     from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
@@ -72,6 +74,16 @@ impl ShogiPosition {
         } else {
             self.piece_at(m.to())
         }
+    }
+}
+
+/// Cannon Shogi's evaluation, taken apart for the tuner (`cannonade tune`).
+impl EvalTraced for ShogiPosition {
+    fn params() -> &'static ParamTable {
+        &eval_params::TABLE
+    }
+    fn eval_trace(&self) -> Trace {
+        ShogiPosition::eval_trace(self)
     }
 }
 

@@ -141,6 +141,70 @@ impl ShogiPosition {
         }
     }
 
+    /// What a piece of movement `kind` and colour `us` on `from` attacks and where it may go:
+    /// `(attacks, targets)`. `attacks` are the squares it could capture on if an enemy piece
+    /// stood there (so they include the own pieces it defends, and for a cannon every square
+    /// behind its screen up to the next piece); `targets` is [`Self::targets`]. For the
+    /// evaluation, which needs both.
+    #[inline]
+    pub(crate) fn reach(&self, kind: Kind, us: Color, from: Square, occ: BB) -> (BB, BB) {
+        let t = self.t;
+        let rays = &t.rays;
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let empty = !occ & t.geo.valid();
+        let i = us.index();
+        // Pieces that capture as they move: the targets are the attacks off own pieces.
+        let plain = |attacks: BB| (attacks, attacks & !own);
+        match kind {
+            Kind::King => plain(t.king.get(from)),
+            Kind::Gold => plain(t.gold[i].get(from)),
+            Kind::Silver => plain(t.silver[i].get(from)),
+            Kind::Knight => plain(t.knight[i].get(from)),
+            Kind::Soldier => plain(t.soldier[i].get(from)),
+            Kind::Rook => plain(rays.rook_attacks(from, occ)),
+            Kind::Bishop => plain(rays.bishop_attacks(from, occ)),
+            Kind::Dragon => plain(rays.rook_attacks(from, occ) | t.ferz.get(from)),
+            Kind::Horse => plain(rays.bishop_attacks(from, occ) | t.wazir.get(from)),
+            Kind::Lance => {
+                let fwd = match us {
+                    Color::White => RayDir::ORTHOGONAL[0],
+                    Color::Black => RayDir::ORTHOGONAL[2],
+                };
+                plain(rays.line_attacks(fwd, from, occ))
+            }
+            Kind::SilverCannon => plain(self.hop_lines(&RayDir::ORTHOGONAL, from, occ)),
+            Kind::IronCannon => plain(self.hop_lines(&RayDir::DIAGONAL, from, occ)),
+            // Xiangqi-style cannons slide to empty squares and capture over a screen.
+            Kind::GoldCannon => {
+                let hops = self.hop_lines(&RayDir::ORTHOGONAL, from, occ);
+                (
+                    hops,
+                    (rays.rook_attacks(from, occ) & empty) | (hops & enemy),
+                )
+            }
+            Kind::CopperCannon => {
+                let hops = self.hop_lines(&RayDir::DIAGONAL, from, occ);
+                (
+                    hops,
+                    (rays.bishop_attacks(from, occ) & empty) | (hops & enemy),
+                )
+            }
+            Kind::FlyingOrthogonal => {
+                let hops = self.hop_lines(&RayDir::ORTHOGONAL, from, occ)
+                    | self.short_jumps(true, from, occ);
+                let slides = (rays.rook_attacks(from, occ) | t.ferz.get(from)) & empty;
+                (hops, slides | (hops & !own))
+            }
+            Kind::FlyingDiagonal => {
+                let hops = self.hop_lines(&RayDir::DIAGONAL, from, occ)
+                    | self.short_jumps(false, from, occ);
+                let slides = (rays.bishop_attacks(from, occ) | t.wazir.get(from)) & empty;
+                (hops, slides | (hops & !own))
+            }
+        }
+    }
+
     /// Appends the move from `from` to `to` by `role`, with and without promotion as the
     /// rules allow.
     #[inline(always)]
