@@ -393,3 +393,62 @@ fn bad_settings_are_refused() {
     assert!(d.push(&[10], &[], 0, 0).is_err(), "feature out of range");
     assert!(d.push(&[1], &[2], 0, 2).is_err(), "result out of range");
 }
+
+#[test]
+fn the_hand_written_yardstick_finds_the_scale_that_fits() {
+    // Scores made from the evaluation at 2 cp of score per cp of evaluation: with S = 400 the
+    // score-only target is sigmoid(2e / 400) = sigmoid(e / 200), so the fitted scale is 200 and
+    // the loss is nothing but the rounding of the scores.
+    let mut rng = SplitMix64::new(5);
+    let mut data = Dataset::new(8);
+    for _ in 0..2000 {
+        let e = (rng.next_u64() % 1601) as i32 - 800;
+        data.push(&[1], &[2], (2 * e) as i16, 0).unwrap();
+        data.push_reference(Some(e));
+    }
+    let all: Vec<u32> = (0..data.len() as u32).collect();
+    let (loss, k) = train::reference_loss(&data, &all, 0.0, 400).unwrap();
+    assert!((k - 200.0).abs() < 2.0, "fitted scale {k}");
+    assert!(loss < 1e-8, "loss {loss}");
+    // With the result in the target the fit is worse, and a wrong scale is worse still.
+    let (with_results, _) = train::reference_loss(&data, &all, 0.5, 400).unwrap();
+    assert!(with_results > 0.01, "loss with results {with_results}");
+
+    // One position without an evaluation and the dataset has no yardstick at all.
+    data.push(&[1], &[2], 0, 0).unwrap();
+    data.push_reference(None);
+    data.push(&[1], &[2], 0, 0).unwrap();
+    data.push_reference(Some(10));
+    assert_eq!(data.reference(0), None);
+    let all: Vec<u32> = (0..data.len() as u32).collect();
+    assert_eq!(train::reference_loss(&data, &all, 0.0, 400), None);
+}
+
+#[test]
+fn validation_holds_out_whole_blocks_of_consecutive_positions() {
+    let n = 300_000;
+    let (train_set, held) = train::split(n, 0.05, 3);
+    assert_eq!(held.len(), 15_000);
+    let mut seen = vec![false; n];
+    for &i in train_set.iter().chain(&held) {
+        assert!(!seen[i as usize], "position {i} twice");
+        seen[i as usize] = true;
+    }
+    assert!(seen.iter().all(|&s| s), "every position is used");
+    // Held out by blocks: all but the last block taken are whole, so nearly every held-out
+    // position's neighbours (the same game's positions) are held out too.
+    let mut is_held = vec![false; n];
+    held.iter().for_each(|&i| is_held[i as usize] = true);
+    let whole_blocks = (0..n.div_ceil(train::SPLIT_BLOCK))
+        .filter(|b| {
+            let r = b * train::SPLIT_BLOCK..((b + 1) * train::SPLIT_BLOCK).min(n);
+            r.clone().all(|i| is_held[i])
+        })
+        .count();
+    assert_eq!(whole_blocks, 15_000 / train::SPLIT_BLOCK);
+    // Another seed holds out other blocks; small data still splits by the fraction.
+    assert_ne!(train::split(n, 0.05, 4).1, held);
+    assert_eq!(train::split(100, 0.1, 1).1.len(), 10);
+    assert_eq!(train::split(1, 0.5, 1), (vec![0], vec![]));
+    assert_eq!(train::split(0, 0.5, 1), (vec![], vec![]));
+}

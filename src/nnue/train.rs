@@ -39,6 +39,18 @@ pub trait PositionFeatures: Sync {
     /// Clears `stm` and `nstm` and fills them with the features seen from the side to move and
     /// from the other side; an error if the FEN is not a position of the game.
     fn features(&self, fen: &str, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) -> Result<(), String>;
+
+    /// As [`PositionFeatures::features`], and also the game's hand-written evaluation of the
+    /// position (centipawns, side to move's view) where the source has one: the yardstick a net
+    /// must beat ([`reference_loss`]). Reads the FEN once.
+    fn features_and_reference(
+        &self,
+        fen: &str,
+        stm: &mut Vec<u32>,
+        nstm: &mut Vec<u32>,
+    ) -> Result<Option<i32>, String> {
+        self.features(fen, stm, nstm).map(|()| None)
+    }
 }
 
 /// One position's features: the side to move's, the other side's.
@@ -56,6 +68,11 @@ pub struct Dataset {
     score: Vec<i16>,
     result: Vec<i8>,
     max_active: usize,
+    /// The hand-written evaluation of every position, when every record had one (empty
+    /// otherwise).
+    reference: Vec<i16>,
+    /// Some record came without a hand-written evaluation.
+    reference_missing: bool,
 }
 
 impl Dataset {
@@ -140,22 +157,46 @@ impl Dataset {
                 block.push(r.map_err(|e| format!("record {n}: {e}"))?);
             }
             let first = data.len();
-            let features: Vec<Result<FeaturePair, String>> = block
+            let features: Vec<Result<(FeaturePair, Option<i32>), String>> = block
                 .par_iter()
                 .map(|r| {
                     let (mut stm, mut nstm) = (Vec::new(), Vec::new());
-                    source.features(&r.fen, &mut stm, &mut nstm)?;
-                    Ok((stm, nstm))
+                    let reference = source.features_and_reference(&r.fen, &mut stm, &mut nstm)?;
+                    Ok(((stm, nstm), reference))
                 })
                 .collect();
             for (i, (r, f)) in block.iter().zip(features).enumerate() {
                 let at = |e: String| format!("record {} ({}): {e}", first + i + 1, r.fen);
-                let (stm, nstm) = f.map_err(at)?;
+                let ((stm, nstm), reference) = f.map_err(at)?;
                 data.push(&stm, &nstm, r.score, r.result).map_err(at)?;
+                data.push_reference(reference);
             }
             progress(data.len());
         }
         Ok(data)
+    }
+
+    /// Records the hand-written evaluation of the position just pushed (`None`: the source has
+    /// none, and the dataset then keeps none at all).
+    pub fn push_reference(&mut self, reference: Option<i32>) {
+        match reference {
+            Some(cp) if !self.reference_missing => {
+                // Clamped like datagen's scores: beyond ±32,000 only the sign matters.
+                self.reference.push(cp.clamp(-32_000, 32_000) as i16);
+            }
+            _ => {
+                self.reference_missing = true;
+                self.reference = Vec::new();
+            }
+        }
+    }
+
+    /// The hand-written evaluation of position `i`, if the dataset has them.
+    pub fn reference(&self, i: usize) -> Option<i16> {
+        if self.reference_missing || self.reference.len() != self.len() {
+            return None;
+        }
+        Some(self.reference[i])
     }
 
     /// The mean number of features active in one perspective.
@@ -609,13 +650,93 @@ fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), String> {
     Ok(())
 }
 
-/// Splits `0..n` into (training, validation) positions: a seeded permutation, the first
-/// `round(n * fraction)` of it held out (at least one when the fraction is positive).
+/// The yardstick a net must beat: the loss of the hand-written evaluation on `positions`,
+/// under the same blended target as the net's loss, with the evaluation turned into an
+/// expected score by `sigmoid(cp / k)` and `k` fitted to make the loss smallest (the net learns
+/// its own scale; the evaluation is given the best one). `(loss, k)`; `None` without
+/// hand-written evaluations or positions.
+pub fn reference_loss(
+    data: &Dataset,
+    positions: &[u32],
+    wdl: f32,
+    scale: u32,
+) -> Option<(f64, f64)> {
+    if positions.is_empty() {
+        return None;
+    }
+    let evals: Vec<(i16, i16, i8)> = positions
+        .iter()
+        .map(|&i| {
+            let (score, result) = data.label(i as usize);
+            data.reference(i as usize).map(|e| (e, score, result))
+        })
+        .collect::<Option<_>>()?;
+    let loss_at = |k: f64| -> f64 {
+        let sums: Vec<f64> = evals
+            .par_chunks(4096)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|&(e, score, result)| {
+                        let y = (f64::from(e) / k) as f32;
+                        f64::from(loss_and_grad(y, score, result, scale as f32, wdl).0)
+                    })
+                    .sum::<f64>()
+            })
+            .collect();
+        sums.iter().sum::<f64>() / evals.len() as f64
+    };
+    // The loss is smooth and has one minimum in k for any sensible evaluation: a coarse
+    // geometric grid from 25 to 6,400 cp, then a golden-section search around the best point.
+    let grid: Vec<f64> = (0..=32).map(|j| 25.0 * 2f64.powf(j as f64 / 4.0)).collect();
+    let best = (0..grid.len())
+        .min_by(|&a, &b| loss_at(grid[a]).total_cmp(&loss_at(grid[b])))
+        .expect("a grid point");
+    let (mut lo, mut hi) = (
+        grid[best.saturating_sub(1)],
+        grid[(best + 1).min(grid.len() - 1)],
+    );
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..30 {
+        let (a, b) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+        if loss_at(a) < loss_at(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    Some((loss_at(k), k))
+}
+
+/// The most consecutive positions held out together. A data file keeps each game's positions
+/// together (datagen writes game by game), and positions of one game share its result and look
+/// alike: held out one by one, the validation set would be full of positions whose games the
+/// net has trained on, and a net that learns games by heart would look good. Blocks of 1,024
+/// positions (about ten self-play games) leak only at their edges. Fewer than two positions
+/// hold nothing out (training refuses them anyway).
+pub const SPLIT_BLOCK: usize = 1024;
+
+/// Splits `0..n` into (training, validation) positions: the positions are cut into blocks of
+/// consecutive ones (of [`SPLIT_BLOCK`], smaller for small data so that there are at least 256
+/// blocks), a seeded permutation of the blocks is taken, and the first `round(n * fraction)`
+/// positions of it are held out (at least one when the fraction is positive), whole blocks
+/// but possibly the last. Both lists are in increasing order within each block.
 pub fn split(n: usize, fraction: f64, seed: u64) -> (Vec<u32>, Vec<u32>) {
-    let mut all: Vec<u32> = (0..n as u32).collect();
-    shuffle(&mut all, &mut SplitMix64::new(seed ^ 0x7661_6c69_6461_7465));
+    let block = (n / 256).clamp(1, SPLIT_BLOCK);
+    let mut blocks: Vec<u32> = (0..n.div_ceil(block) as u32).collect();
+    shuffle(
+        &mut blocks,
+        &mut SplitMix64::new(seed ^ 0x7661_6c69_6461_7465),
+    );
+    let mut all: Vec<u32> = blocks
+        .iter()
+        .flat_map(|&b| (b as usize * block..((b as usize + 1) * block).min(n)).map(|i| i as u32))
+        .collect();
     let mut held = (n as f64 * fraction).round() as usize;
-    if fraction > 0.0 {
+    if n < 2 {
+        held = 0;
+    } else if fraction > 0.0 {
         held = held.clamp(1, n - 1);
     }
     let train = all.split_off(held);

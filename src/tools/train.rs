@@ -59,6 +59,10 @@ pub struct TrainArgs {
     /// Fraction of the positions held out to measure the validation loss.
     #[arg(long, default_value_t = train::DEFAULT_VALIDATION)]
     pub validation: f64,
+    /// Read only the first N positions of the files (all by default): for learning curves,
+    /// the same data cut shorter.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -79,13 +83,22 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
     }
 
     fn features(&self, fen: &str, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) -> Result<(), String> {
+        self.features_and_reference(fen, stm, nstm).map(|_| ())
+    }
+
+    fn features_and_reference(
+        &self,
+        fen: &str,
+        stm: &mut Vec<u32>,
+        nstm: &mut Vec<u32>,
+    ) -> Result<Option<i32>, String> {
         let pos = self.0.with_fen(fen).map_err(|e| e.to_string())?;
         let side = pos.side_to_move();
         stm.clear();
         nstm.clear();
         pos.active_features(side, stm);
         pos.active_features(!side, nstm);
-        Ok(())
+        Ok(Some(pos.evaluate()))
     }
 }
 
@@ -350,7 +363,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut console = Console::new(args.quiet);
     pool.install(|| {
         let started = Instant::now();
-        let records = open_all(&args.data, variant.game.name)?;
+        let records =
+            open_all(&args.data, variant.game.name)?.take(args.limit.unwrap_or(usize::MAX));
         let data = Dataset::from_records(records, source.as_ref(), |n| {
             if let Some(bar) = &console.bar {
                 bar.set_message(format!("read {n} positions"));
@@ -373,6 +387,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 "warning: {} features active at once may overflow the i16 accumulator (safe \
                  up to {SAFE_ACTIVE})",
                 data.max_active()
+            ));
+        }
+        // The bar to clear: a net whose validation loss is not below the hand-written
+        // evaluation's is unlikely to play better than it.
+        let (_, validation) = train::split(data.len(), cfg.validation, cfg.seed);
+        if let Some((loss, k)) = train::reference_loss(&data, &validation, cfg.wdl, cfg.scale) {
+            console.say(&format!(
+                "hand-written evaluation: validation loss {loss:.6} (as sigmoid(cp / {k:.0}), the \
+                 scale that fits best); the net must get below it"
             ));
         }
         let out = train::train(&data, &cfg, variant.game.name, &mut console)?;
@@ -457,5 +480,31 @@ mod tests {
             .unwrap();
         assert_eq!((a.len(), b.len()), (32, 32));
         assert!(chess.features("not a fen", &mut a, &mut b).is_err());
+    }
+
+    #[test]
+    fn the_yardstick_is_the_games_own_evaluation() {
+        // The dataset keeps, for each record, the hand-written evaluation of its position from
+        // the side to move's view: a queen up is worth a lot to the side that has it.
+        let chess = features_for(registry::find("chess").unwrap()).unwrap();
+        let fens = [
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        ];
+        let records = fens.iter().map(|f| {
+            Ok(TrainingRecord {
+                fen: f.to_string(),
+                score: 0,
+                result: 0,
+            })
+        });
+        let data = Dataset::from_records(records, chess.as_ref(), |_| {}).unwrap();
+        let (white, black) = (data.reference(0).unwrap(), data.reference(1).unwrap());
+        assert!(white > 600 && black < -600, "{white} {black}");
+        let mut session = registry::find("chess").unwrap().new_session();
+        session
+            .set_position(Some(fens[1]), &[], crate::games::Notation::Uci)
+            .unwrap();
+        assert_eq!(i32::from(black), session.evaluate());
     }
 }
