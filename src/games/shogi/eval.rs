@@ -322,18 +322,20 @@ mod tests {
         assert_eq!(count(defended, Param::HangingToMove), 0.0);
     }
 
-    #[test]
-    fn the_trace_gives_the_evaluation_along_random_games() {
+    /// Calls `visit` on every position of `games` random games of at most `plies` plies from
+    /// the start, the same games for the same seed.
+    fn along_random_games(
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&ShogiPosition),
+    ) {
         let start: ShogiPosition = crate::engine::registry::new_game("cannonshogi").unwrap();
-        let weights = super::super::eval_params::TABLE.current();
-        let mut rng = crate::board::zobrist::SplitMix64::new(5);
-        for _ in 0..10 {
+        let mut rng = crate::board::zobrist::SplitMix64::new(seed);
+        for _ in 0..games {
             let mut p = start.clone();
-            for _ in 0..150 {
-                let traced = p.eval_trace().evaluate(&weights);
-                let evaluated = p.evaluate_white() as f32;
-                // Rounding: the king danger's 16ths and the phase blend.
-                assert!((traced - evaluated).abs() <= 2.0, "{traced} {evaluated}");
+            for _ in 0..plies {
+                visit(&p);
                 let mut moves = arrayvec::ArrayVec::<_, { super::super::SHOGI_MOVES }>::new();
                 p.legal_moves(&mut moves);
                 if moves.is_empty() {
@@ -344,42 +346,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_trace_gives_the_evaluation_along_random_games() {
+        let weights = super::super::eval_params::TABLE.current();
+        along_random_games(5, 10, 150, |p| {
+            let traced = p.eval_trace().evaluate(&weights);
+            let evaluated = p.evaluate_white() as f32;
+            // Rounding: the king danger's 16ths and the phase blend.
+            assert!((traced - evaluated).abs() <= 2.0, "{traced} {evaluated}");
+        });
+    }
+
     /// `reach` agrees with the move generator's targets and, summed over a side's pieces, with
     /// the attack detection the rules use (`attackers`), on every square, along random games.
     #[test]
     fn reach_agrees_with_targets_and_attackers() {
-        let start: ShogiPosition = crate::engine::registry::new_game("cannonshogi").unwrap();
-        let mut rng = crate::board::zobrist::SplitMix64::new(9);
         let all = crate::board::Bitboard(u128::MAX);
-        for _ in 0..6 {
-            let mut p = start.clone();
-            for _ in 0..120 {
-                let occ = p.occupied();
-                for c in Color::BOTH {
-                    let mut attacked = BB::EMPTY;
-                    for sq in p.by_color[c.index()] {
-                        let kind = p.piece_at(sq).unwrap().role().kind();
-                        let (attacks, targets) = p.reach(kind, c, sq, occ);
-                        assert_eq!(targets, p.targets(kind, c, sq, occ), "{kind:?}");
-                        attacked |= attacks;
-                    }
-                    for sq in p.t.geo.valid() {
-                        assert_eq!(
-                            attacked.contains(sq),
-                            p.attackers(sq, occ, c, all).any(),
-                            "{c:?} on {sq:?} in {}",
-                            p.to_fen()
-                        );
-                    }
+        along_random_games(9, 6, 120, |p| {
+            let occ = p.occupied();
+            for c in Color::BOTH {
+                let mut attacked = BB::EMPTY;
+                for sq in p.by_color[c.index()] {
+                    let kind = p.piece_at(sq).unwrap().role().kind();
+                    let (attacks, targets) = p.reach(kind, c, sq, occ);
+                    assert_eq!(targets, p.targets(kind, c, sq, occ), "{kind:?}");
+                    attacked |= attacks;
                 }
-                let mut moves = arrayvec::ArrayVec::<_, { super::super::SHOGI_MOVES }>::new();
-                p.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
+                for sq in p.t.geo.valid() {
+                    assert_eq!(
+                        attacked.contains(sq),
+                        p.attackers(sq, occ, c, all).any(),
+                        "{c:?} on {sq:?} in {}",
+                        p.to_fen()
+                    );
                 }
-                p.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
             }
-        }
+        });
     }
 
     #[test]
