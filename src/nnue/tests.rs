@@ -410,7 +410,7 @@ fn the_hand_written_yardstick_finds_the_scale_that_fits() {
     let (loss, k) = train::reference_loss(&data, &all, 0.0, 400).unwrap();
     assert!((k - 200.0).abs() < 2.0, "fitted scale {k}");
     assert!(loss < 1e-8, "loss {loss}");
-    // With the result in the target the fit is worse, and a wrong scale is worse still.
+    // With the results (all draws here) in the target no scale fits every position.
     let (with_results, _) = train::reference_loss(&data, &all, 0.5, 400).unwrap();
     assert!(with_results > 0.01, "loss with results {with_results}");
 

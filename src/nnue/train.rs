@@ -689,8 +689,9 @@ pub fn reference_loss(
     // The loss is smooth and has one minimum in k for any sensible evaluation: a coarse
     // geometric grid from 25 to 6,400 cp, then a golden-section search around the best point.
     let grid: Vec<f64> = (0..=32).map(|j| 25.0 * 2f64.powf(j as f64 / 4.0)).collect();
+    let losses: Vec<f64> = grid.iter().map(|&k| loss_at(k)).collect();
     let best = (0..grid.len())
-        .min_by(|&a, &b| loss_at(grid[a]).total_cmp(&loss_at(grid[b])))
+        .min_by(|&a, &b| losses[a].total_cmp(&losses[b]))
         .expect("a grid point");
     let (mut lo, mut hi) = (
         grid[best.saturating_sub(1)],
