@@ -452,3 +452,39 @@ fn validation_holds_out_whole_blocks_of_consecutive_positions() {
     assert_eq!(train::split(1, 0.5, 1), (vec![0], vec![]));
     assert_eq!(train::split(0, 0.5, 1), (vec![], vec![]));
 }
+
+#[test]
+fn thinning_keeps_every_dense_position_and_a_share_of_the_sparse_ones_in_order() {
+    // Position i has 2 features when i is even (sparse) and 20 when odd (dense); its score is
+    // its index, so the kept positions can be named and their order checked.
+    let mut data = Dataset::new(64);
+    let dense: Vec<u32> = (0..20).collect();
+    for i in 0..10_000 {
+        let f: &[u32] = if i % 2 == 0 { &[1, 2] } else { &dense };
+        data.push(f, f, i as i16, (i % 3) as i8 - 1).unwrap();
+        data.push_reference(Some(-i));
+    }
+    let thin = data.thin(16, 0.25, 7);
+    let kept: Vec<i16> = (0..thin.len()).map(|j| thin.label(j).0).collect();
+    assert!(kept.windows(2).all(|w| w[0] < w[1]), "order kept");
+    let dense_kept = kept.iter().filter(|&&i| i % 2 == 1).count();
+    let sparse_kept = kept.iter().filter(|&&i| i % 2 == 0).count();
+    assert_eq!(dense_kept, 5_000, "every dense position");
+    assert!(
+        (1_100..1_400).contains(&sparse_kept),
+        "{sparse_kept} of 5,000 sparse kept"
+    );
+    // Each kept position carries its own features, result and reference.
+    for j in 0..thin.len() {
+        let (score, result) = thin.label(j);
+        let i = score as usize;
+        assert_eq!(thin.features(j), data.features(i));
+        assert_eq!(result, data.label(i).1);
+        assert_eq!(thin.reference(j), Some(-(i as i16)));
+    }
+    assert_eq!(thin.max_active(), 20);
+    // The same seed thins alike; keep 1 keeps all, keep 0 only the dense.
+    assert_eq!(data.thin(16, 0.25, 7).len(), thin.len());
+    assert_eq!(data.thin(16, 1.0, 7).len(), 10_000);
+    assert_eq!(data.thin(16, 0.0, 7).len(), 5_000);
+}

@@ -15,7 +15,7 @@ use super::float::{add_assign, FloatNetwork, FT_CLIP, OUT_CLIP};
 use super::network::{Accumulator, Network};
 use super::{QuantReport, BLOCK, DEFAULT_HIDDEN, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
 use super::{MAX_FEATURES, MAX_HIDDEN};
-use crate::board::zobrist::SplitMix64;
+use crate::board::zobrist::{mix64, SplitMix64};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -222,6 +222,35 @@ impl Dataset {
     /// The score and result of position `i`.
     pub fn label(&self, i: usize) -> (i16, i8) {
         (self.score[i], self.result[i])
+    }
+
+    /// The dataset with positions of fewer than `below` active features (in the side to
+    /// move's perspective: the pieces, in most games) kept only with probability `keep`, in
+    /// their order, each kept or not by a hash of `seed` and its index. Self-play spends most
+    /// of its positions on long endgames, while games are decided in the middle game: thinning
+    /// the sparse positions shifts the training toward the positions that matter most.
+    pub fn thin(&self, below: usize, keep: f64, seed: u64) -> Dataset {
+        let threshold = (keep.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+        let mut out = Dataset::new(self.feature_count);
+        let keep_reference = !self.reference_missing && self.reference.len() == self.len();
+        for i in 0..self.len() {
+            let (stm, nstm) = self.features(i);
+            let drawn = mix64(seed ^ 0x7468_696e ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            if stm.len() >= below || drawn < threshold {
+                out.feats.extend_from_slice(stm);
+                out.offsets.push(out.feats.len() as u32);
+                out.feats.extend_from_slice(nstm);
+                out.offsets.push(out.feats.len() as u32);
+                out.score.push(self.score[i]);
+                out.result.push(self.result[i]);
+                out.max_active = out.max_active.max(stm.len()).max(nstm.len());
+                if keep_reference {
+                    out.reference.push(self.reference[i]);
+                }
+            }
+        }
+        out.reference_missing = !keep_reference;
+        out
     }
 }
 

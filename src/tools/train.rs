@@ -63,6 +63,10 @@ pub struct TrainArgs {
     /// the same data cut shorter.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Keep positions with fewer than N active features (pieces, in most games) only with
+    /// probability P, as `N:P` (e.g. `16:0.35`): shifts the training toward middle games.
+    #[arg(long, value_name = "N:P", value_parser = parse_thin)]
+    pub thin: Option<(usize, f64)>,
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -334,6 +338,25 @@ impl TrainObserver for Console {
 }
 
 /// Runs `cannonade train`.
+/// `--thin N:P`: a feature count and a probability from 0 to 1.
+fn parse_thin(text: &str) -> Result<(usize, f64), String> {
+    let (n, p) = text
+        .split_once(':')
+        .ok_or_else(|| format!("'{text}' is not N:P (for example 16:0.35)"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{n}' is not a feature count"))?;
+    let p: f64 = p
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{p}' is not a probability"))?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("{p} is not a probability from 0 to 1"));
+    }
+    Ok((n, p))
+}
+
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     let variant = registry::find(&args.variant).ok_or_else(|| {
         format!(
@@ -382,6 +405,20 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             data.max_active(),
             threads
         ));
+        let data = match args.thin {
+            Some((below, keep)) => {
+                let thinned = data.thin(below, keep, args.seed);
+                console.say(&format!(
+                    "thinned: kept {} of {} positions (all with at least {below} features, \
+                     {:.0}% of the others)",
+                    thinned.len(),
+                    data.len(),
+                    keep * 100.0
+                ));
+                thinned
+            }
+            None => data,
+        };
         if data.max_active() > SAFE_ACTIVE {
             console.say(&format!(
                 "warning: {} features active at once may overflow the i16 accumulator (safe \
@@ -429,6 +466,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::engine::registry::VARIANTS;
+
+    #[test]
+    fn thin_takes_a_count_and_a_probability() {
+        assert_eq!(parse_thin("16:0.35"), Ok((16, 0.35)));
+        assert_eq!(parse_thin(" 8 : 1 "), Ok((8, 1.0)));
+        for bad in ["16", "16:1.5", "x:0.5", "16:-0.1", "16:half"] {
+            assert!(parse_thin(bad).is_err(), "{bad} accepted");
+        }
+    }
 
     #[test]
     fn text_records_round_trip_and_bad_lines_are_named() {

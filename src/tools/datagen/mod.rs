@@ -54,14 +54,17 @@ pub const OPENING_TRIES: usize = 1000;
 /// plies included) are not kept.
 pub const MIN_PLY: usize = 16;
 /// Win adjudication: the side whose score (mates included) is at least `WIN_CP` in
-/// `WIN_PLIES` searched positions in a row, whichever side was to move in them, wins.
-pub const WIN_CP: i32 = 2000;
+/// `WIN_PLIES` searched positions in a row, whichever side was to move in them, wins. 1000 cp
+/// (about a queen in chess) for four moves of each side: at 2000 (before November 24)
+/// self-play spent over half its positions converting won endgames, which teach a net little
+/// next to the middle games that decide games.
+pub const WIN_CP: i32 = 1000;
 pub const WIN_PLIES: usize = 8;
 /// Draw adjudication: from ply `DRAW_FROM_PLY` on, `DRAW_PLIES` searched positions in a row
 /// scored within `DRAW_CP` of zero are a draw.
 pub const DRAW_CP: i32 = 10;
 pub const DRAW_PLIES: usize = 20;
-pub const DRAW_FROM_PLY: usize = 160;
+pub const DRAW_FROM_PLY: usize = 100;
 /// A game still going at this ply is a draw.
 pub const MAX_PLIES: usize = 400;
 /// Plain progress lines (stderr not a terminal) come at most this often.
