@@ -2,8 +2,9 @@
 //! files refused with their reason, the current net kept), `eval` against a net evaluated here
 //! from scratch, and searches with a net for every variant.
 //!
-//! No trained net exists yet: the nets here are random ones of the right shape, written to a
-//! scratch directory.
+//! Chess has an embedded net (`nets/chess.nnue`) and `Use NNUE` is on by default; the nets the
+//! tests load are random ones of the right shape, written to a scratch directory, so that
+//! what the engine evaluates with can be told apart.
 
 mod protocol_support;
 
@@ -97,14 +98,32 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
     let mut e = Engine::start();
     e.send("uci").unwrap();
     let options = e.until(ANSWER, |l| l == "uciok").unwrap();
-    assert!(options.contains(&"option name Use NNUE type check default false".to_string()));
+    assert!(options.contains(&"option name Use NNUE type check default true".to_string()));
     assert!(options.contains(&"option name EvalFile type string default <empty>".to_string()));
 
-    // No net yet: `eval` gives the hand-written evaluation only.
+    // By default chess evaluates with its embedded net: `eval` gives both evaluations, the
+    // net's being the embedded net's value computed here.
     e.send("eval").unwrap();
     let lines = e.sync_uci().unwrap();
     assert!(lines[0].starts_with("Static evaluation: "), "{lines:?}");
-    assert_eq!(nnue_value(&lines), None, "{lines:?}");
+    let start: Chess = registry::new_game("chess").unwrap();
+    let embedded = registry::find("chess")
+        .unwrap()
+        .embedded_net(start.feature_count())
+        .expect("chess embeds a net");
+    assert_eq!(
+        nnue_value(&lines),
+        Some(evaluate_from_scratch(&embedded, &start)),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"Search evaluation: NNUE".to_string()));
+    assert!(lines.iter().any(|l| l.contains("net embedded for chess")));
+    e.send("setoption name Use NNUE value false").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert_eq!(
+        lines,
+        ["info string hand-written evaluation (Use NNUE is off)"]
+    );
 
     e.send(&format!("setoption name EvalFile value {}", good.display()))
         .unwrap();
@@ -114,7 +133,6 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
     e.send("position startpos moves e2e4 c7c5 g1f3").unwrap();
     e.send("eval").unwrap();
     let lines = e.sync_uci().unwrap();
-    let start: Chess = registry::new_game("chess").unwrap();
     let pos = start
         .with_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
         .unwrap();
@@ -148,7 +166,9 @@ fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
     e.send("uci").unwrap();
     e.until(ANSWER, |l| l == "uciok").unwrap();
     e.send("setoption name UCI_Variant value cannon").unwrap();
-    e.sync_uci().unwrap();
+    // Left at its default, the option brings no note about the missing net.
+    let lines = e.sync_uci().unwrap();
+    assert!(!lines.iter().any(|l| l.contains("has no net")), "{lines:?}");
     e.send("setoption name Use NNUE value true").unwrap();
     let lines = e.sync_uci().unwrap();
     assert!(
@@ -182,7 +202,7 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     e.send("xboard").unwrap();
     e.send("protover 2").unwrap();
     let features = e.until(ANSWER, |l| l == "feature done=1").unwrap();
-    assert!(features.contains(&"feature option=\"Use NNUE -check 0\"".to_string()));
+    assert!(features.contains(&"feature option=\"Use NNUE -check 1\"".to_string()));
     assert!(features.contains(&"feature option=\"EvalFile -file \"".to_string()));
     e.send(&format!("option EvalFile={}", good.display()))
         .unwrap();
@@ -209,7 +229,11 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     }
     // Use NNUE where the game has no net: a message the GUI shows.
     e.send("variant cannon").unwrap();
-    e.sync_xboard().unwrap();
+    let lines = e.sync_xboard().unwrap();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("telluser")),
+        "{lines:?}"
+    );
     e.send("option Use NNUE=1").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(

@@ -33,9 +33,10 @@ pub struct VariantInfo {
     pub xboard: Option<XBoardSetup>,
     /// Positions the bench searches besides the start position.
     pub bench: &'static [&'static str],
-    /// The net file the engine evaluates this variant with when `Use NNUE` is on and no
-    /// `EvalFile` is set: `Some(include_bytes!("../../nets/NAME.nnue"))` once a net is trained
-    /// (see `nets/README.md`); `None` while none is.
+    /// The net file the engine evaluates this variant with when `Use NNUE` is on (the
+    /// default) and no `EvalFile` is set: `Some(include_bytes!("../../nets/NAME.nnue"))` for a
+    /// net that beat the hand-written evaluation in games (see `nets/README.md`); `None`
+    /// while none has.
     pub net: Option<&'static [u8]>,
     /// The game type that plays it.
     start: fn(&'static Variant) -> Result<Box<dyn Session>, GameError>,
@@ -49,6 +50,15 @@ impl VariantInfo {
     /// A new session of this variant at its start position.
     pub fn new_session(&'static self) -> Box<dyn Session> {
         (self.start)(&self.game).expect("registered variant must start")
+    }
+
+    /// The net embedded for this variant, loaded and checked against the game's `feature_count`;
+    /// `None` without one, or if it does not load (a bad build: the registry's tests load every
+    /// embedded net, and the hand-written evaluation stands in).
+    pub fn embedded_net(&self, feature_count: usize) -> Option<crate::nnue::Network> {
+        self.net.and_then(|bytes| {
+            crate::nnue::Network::from_bytes_for(bytes, self.game.name, feature_count).ok()
+        })
     }
 
     /// A position of this variant at its start, for callers that know the game type (tests,
@@ -227,7 +237,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
             "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 b - - 3 20",
         ],
-        net: None,
+        net: Some(include_bytes!("../../nets/chess.nnue")),
         start: session::<Chess>,
     },
     VariantInfo {

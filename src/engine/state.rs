@@ -31,6 +31,11 @@ pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
 /// option).
 pub const USE_NNUE: &str = "Use NNUE";
 
+/// `Use NNUE` is on by default: a variant evaluates with its net where one is embedded (one
+/// becomes embedded only when it beats the hand-written evaluation in games, docs/nnue.md)
+/// and with the hand-written evaluation where none is.
+pub const USE_NNUE_DEFAULT: bool = true;
+
 /// The engine option naming a net file to evaluate the current variant with (UCI `EvalFile`,
 /// the same XBoard option).
 pub const EVAL_FILE: &str = "EvalFile";
@@ -64,6 +69,9 @@ pub struct EngineState {
     opts: SearchOptions,
     /// The `Use NNUE` option.
     use_nnue: bool,
+    /// The user turned `Use NNUE` on (rather than leaving the default): only then is a
+    /// variant without a net worth a message.
+    nnue_asked: bool,
     /// The net of the current variant: the user's (`EvalFile`) or the embedded one.
     net: Option<LoadedNet>,
     /// Nets the user loaded, by variant: a variant chosen again gets its net back.
@@ -87,7 +95,8 @@ impl EngineState {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             hash_mb: DEFAULT_HASH_MB,
             opts: SearchOptions::default(),
-            use_nnue: false,
+            use_nnue: USE_NNUE_DEFAULT,
+            nnue_asked: false,
             net: None,
             user_nets: Vec::new(),
         };
@@ -190,6 +199,7 @@ impl EngineState {
     /// has a net; see [`EngineState::nnue_missing`].
     pub fn set_use_nnue(&mut self, on: bool) {
         self.use_nnue = on;
+        self.nnue_asked = on;
         self.sync_nnue();
     }
 
@@ -246,10 +256,12 @@ impl EngineState {
         }
     }
 
-    /// What to tell the user when `Use NNUE` is on but the current variant has no net (the
-    /// hand-written evaluation is used then); `None` otherwise.
+    /// What to tell the user who turned `Use NNUE` on when the current variant has no net
+    /// (the hand-written evaluation is used then); `None` otherwise, and `None` when the
+    /// option is on only by default: most variants have no net yet, and a popup on choosing
+    /// each of them would tell a player nothing they asked about.
     pub fn nnue_missing(&self) -> Option<String> {
-        (self.use_nnue && self.net.is_none()).then(|| {
+        (self.use_nnue && self.nnue_asked && self.net.is_none()).then(|| {
             format!(
                 "{USE_NNUE}: variant {} has no net (none is embedded in this build; set \
                  {EVAL_FILE} to a net trained for it); the hand-written evaluation is used",
@@ -259,20 +271,17 @@ impl EngineState {
     }
 
     /// The current variant's net: the one the user loaded for it, else the embedded one.
-    /// An embedded net that does not load (a bad build) is left out: the hand-written
-    /// evaluation stands in (the registry's tests load every embedded net).
     fn choose_net(&mut self) {
         let name = self.variant.game.name;
         self.net = match self.user_nets.iter().find(|(v, _)| *v == name) {
             Some((_, l)) => Some(l.clone()),
-            None => self.variant.net.and_then(|bytes| {
-                Network::from_bytes_for(bytes, name, self.session.nnue_feature_count())
-                    .ok()
-                    .map(|net| LoadedNet {
-                        net: Arc::new(net),
-                        source: "embedded".to_string(),
-                    })
-            }),
+            None => self
+                .variant
+                .embedded_net(self.session.nnue_feature_count())
+                .map(|net| LoadedNet {
+                    net: Arc::new(net),
+                    source: "embedded".to_string(),
+                }),
         };
         self.sync_nnue();
     }

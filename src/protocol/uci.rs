@@ -8,7 +8,7 @@ use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
 use crate::engine::state::{
     EngineState, OutOfRange, DEFAULT_HASH_MB, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV,
-    MAX_THREADS, USE_NNUE,
+    MAX_THREADS, USE_NNUE, USE_NNUE_DEFAULT,
 };
 use crate::games::Notation;
 use crate::search::{
@@ -272,7 +272,9 @@ impl Uci {
         say(&format!(
             "option name {EVAL_MATERIAL_ONLY} type check default false"
         ));
-        say(&format!("option name {USE_NNUE} type check default false"));
+        say(&format!(
+            "option name {USE_NNUE} type check default {USE_NNUE_DEFAULT}"
+        ));
         say(&format!(
             "option name {EVAL_FILE} type string default <empty>"
         ));

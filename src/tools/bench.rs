@@ -1,6 +1,7 @@
 //! Bench: a fixed-depth search of fixed positions of every variant, one thread, fresh hash.
-//! The total node count is a signature of the search: it changes only when the search (or a
-//! game's move generation or evaluation) changes, so a patch that claims to change nothing can
+//! Each variant evaluates as the engine does by default: with its embedded net where it has
+//! one. The total node count is a signature of the search: it changes only when the search (or
+//! a game's move generation, evaluation or embedded net) changes, so a patch that claims to change nothing can
 //! be checked by it. Nodes per second measure speed.
 
 use crate::engine::registry::{self, VARIANTS};
@@ -65,6 +66,13 @@ pub fn run_until(
     for (i, (variant, fen)) in positions().into_iter().enumerate() {
         let info = registry::find(variant).expect("registered");
         let mut session = info.new_session();
+        // Each variant is searched with its default evaluation: its embedded net if it has one.
+        let opts = SearchOptions {
+            nnue: info
+                .embedded_net(session.nnue_feature_count())
+                .map(Arc::new),
+            ..opts.clone()
+        };
         session
             .set_position(Some(fen), &[], Notation::Uci)
             .map_err(|e| format!("bench position {fen}: {e}"))?;

@@ -15,6 +15,7 @@ use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
 use crate::engine::state::{
     EngineState, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS, USE_NNUE,
+    USE_NNUE_DEFAULT,
 };
 use crate::engine::Coord;
 #[cfg(test)]
@@ -688,7 +689,10 @@ impl XBoard {
             self.state.options().multipv
         ));
         say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
-        say(&format!("feature option=\"{USE_NNUE} -check 0\""));
+        say(&format!(
+            "feature option=\"{USE_NNUE} -check {}\"",
+            u8::from(USE_NNUE_DEFAULT)
+        ));
         say(&format!("feature option=\"{EVAL_FILE} -file \""));
         for o in EngineState::all_rule_options() {
             say(&format!(

@@ -23,7 +23,7 @@ pub use format::{
 use crate::board::zobrist::SplitMix64;
 use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo};
-use crate::engine::state::{EngineState, EVAL_MATERIAL_ONLY, MAX_THREADS};
+use crate::engine::state::{EngineState, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_THREADS, USE_NNUE};
 use crate::engine::Session;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
@@ -227,7 +227,8 @@ fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
 }
 
 /// Applies `NAME=VALUE` options through the engine state the protocols share, with the same
-/// checks: `Hash` (MB), `EvalMaterialOnly` and the variant's rule switches. Options that have
+/// checks: `Hash` (MB), `EvalMaterialOnly`, `Use NNUE`, `EvalFile` and the variant's rule
+/// switches. Options that have
 /// no meaning here (`Threads`: one search thread per game; `MultiPV`, `Ponder`, ...) are
 /// refused, as is a rule switch of another variant.
 fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, String> {
@@ -259,6 +260,12 @@ fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, Stri
             }
             l if l.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) => {
                 state.set_material_only(parse_bool(EVAL_MATERIAL_ONLY, value)?);
+            }
+            l if l.eq_ignore_ascii_case(USE_NNUE) => {
+                state.set_use_nnue(parse_bool(USE_NNUE, value)?);
+            }
+            l if l.eq_ignore_ascii_case(EVAL_FILE) => {
+                state.load_eval_file(value)?;
             }
             "threads" => {
                 return Err(
@@ -303,14 +310,18 @@ fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, Stri
         let list: Vec<String> = rules.iter().map(|(n, v)| format!("{n}={v}")).collect();
         list.join(",")
     };
+    // Which evaluation scored the data: the net is named by its description (the embedded
+    // one, or the file given with EvalFile).
+    let eval = if opts.material_only {
+        "material only".to_string()
+    } else if opts.nnue.is_some() {
+        state.net_description()
+    } else {
+        "hand-written".to_string()
+    };
     let text = format!(
-        "hash {} MB; eval {}; rules {rules_text}",
-        state.hash_mb(),
-        if opts.material_only {
-            "material only"
-        } else {
-            "full"
-        },
+        "hash {} MB; eval {eval}; rules {rules_text}",
+        state.hash_mb()
     );
     Ok(Engine {
         start,
@@ -905,13 +916,28 @@ mod tests {
             ("MultiPV=2", "no use"),
             ("NoSuchOption=1", "unknown option"),
             ("EvalMaterialOnly=maybe", "not true or false"),
+            ("Use NNUE=perhaps", "not true or false"),
+            ("EvalFile=/no/such/net.nnue", "EvalFile"),
             ("Hash", "not NAME=VALUE"),
         ] {
             let e = engine(cannon, &[bad.into()]).err().unwrap();
             assert!(e.contains(says), "{bad}: {e}");
         }
-        // A rule switch of another game is not one of this game's rules.
+        // The evaluation that scores the data is named in the settings: the hand-written one
+        // where the game has no net or Use NNUE is off.
+        let e = engine(cannon, &[]).unwrap();
+        assert!(e.opts.nnue.is_none());
+        assert!(e.text.contains("eval hand-written;"), "{}", e.text);
+        let e = engine(cannon, &["use nnue=false".into()]).unwrap();
+        assert!(e.text.contains("eval hand-written;"), "{}", e.text);
+        // Chess has an embedded net, used by default and named; Use NNUE=false turns it off.
         let chess = registry::find("chess").unwrap();
+        let e = engine(chess, &[]).unwrap();
+        assert!(e.opts.nnue.is_some());
+        assert!(e.text.contains("eval net embedded for chess"), "{}", e.text);
+        let e = engine(chess, &["Use NNUE=false".into()]).unwrap();
+        assert!(e.opts.nnue.is_none() && e.text.contains("eval hand-written;"));
+        // A rule switch of another game is not one of this game's rules.
         let e = engine(chess, &[format!("{}=true", rule.name)])
             .err()
             .unwrap();
