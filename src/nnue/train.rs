@@ -125,14 +125,30 @@ impl Dataset {
         if self.feats.len() + stm.len() + nstm.len() > u32::MAX as usize {
             return Err("too many positions for one training run".into());
         }
-        self.feats.extend(stm.iter().map(|&f| f as u16));
+        self.store(
+            stm.iter().map(|&f| f as u16),
+            nstm.iter().map(|&f| f as u16),
+            score,
+            result,
+        );
+        Ok(())
+    }
+
+    /// Appends a position already checked: its features (in range), score and result.
+    fn store(
+        &mut self,
+        stm: impl ExactSizeIterator<Item = u16>,
+        nstm: impl ExactSizeIterator<Item = u16>,
+        score: i16,
+        result: i8,
+    ) {
+        self.max_active = self.max_active.max(stm.len()).max(nstm.len());
+        self.feats.extend(stm);
         self.offsets.push(self.feats.len() as u32);
-        self.feats.extend(nstm.iter().map(|&f| f as u16));
+        self.feats.extend(nstm);
         self.offsets.push(self.feats.len() as u32);
         self.score.push(score);
         self.result.push(result);
-        self.max_active = self.max_active.max(stm.len()).max(nstm.len());
-        Ok(())
     }
 
     /// Reads records and computes their features, in parallel blocks on the current rayon pool.
@@ -237,13 +253,8 @@ impl Dataset {
             let (stm, nstm) = self.features(i);
             let drawn = mix64(seed ^ 0x7468_696e ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             if stm.len() >= below || drawn < threshold {
-                out.feats.extend_from_slice(stm);
-                out.offsets.push(out.feats.len() as u32);
-                out.feats.extend_from_slice(nstm);
-                out.offsets.push(out.feats.len() as u32);
-                out.score.push(self.score[i]);
-                out.result.push(self.result[i]);
-                out.max_active = out.max_active.max(stm.len()).max(nstm.len());
+                let (score, result) = self.label(i);
+                out.store(stm.iter().copied(), nstm.iter().copied(), score, result);
                 if keep_reference {
                     out.reference.push(self.reference[i]);
                 }

@@ -1,8 +1,8 @@
 //! Bench: a fixed-depth search of fixed positions of every variant, one thread, fresh hash.
 //! Each variant evaluates as the engine does by default: with its embedded net where it has
 //! one. The total node count is a signature of the search: it changes only when the search (or
-//! a game's move generation, evaluation or embedded net) changes, so a patch that claims to change nothing can
-//! be checked by it. Nodes per second measure speed.
+//! a game's move generation, evaluation or embedded net) changes, so a patch that claims to
+//! change nothing can be checked by it. Nodes per second measure speed.
 
 use crate::engine::registry::{self, VARIANTS};
 use crate::games::Notation;

@@ -55,9 +55,11 @@ pub const OPENING_TRIES: usize = 1000;
 pub const MIN_PLY: usize = 16;
 /// Win adjudication: the side whose score (mates included) is at least `WIN_CP` in
 /// `WIN_PLIES` searched positions in a row, whichever side was to move in them, wins. 1000 cp
-/// (about a queen in chess) for four moves of each side: at 2000 (before November 24)
-/// self-play spent over half its positions converting won endgames, which teach a net little
-/// next to the middle games that decide games.
+/// (about a queen in chess) for four moves of each side ends won games before their long
+/// conversion; with 2000 (before November 24) and draws from ply 160, 59% of the chess
+/// positions had fewer than 16 pieces, with these values 55%, and datagen ran about 10%
+/// faster. Most endgame positions come from games that stay within ±1000 cp; to train on
+/// fewer of them, `cannonade train --thin` drops them.
 pub const WIN_CP: i32 = 1000;
 pub const WIN_PLIES: usize = 8;
 /// Draw adjudication: from ply `DRAW_FROM_PLY` on, `DRAW_PLIES` searched positions in a row
@@ -228,9 +230,8 @@ fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
 
 /// Applies `NAME=VALUE` options through the engine state the protocols share, with the same
 /// checks: `Hash` (MB), `EvalMaterialOnly`, `Use NNUE`, `EvalFile` and the variant's rule
-/// switches. Options that have
-/// no meaning here (`Threads`: one search thread per game; `MultiPV`, `Ponder`, ...) are
-/// refused, as is a rule switch of another variant.
+/// switches. Options that have no meaning here (`Threads`: one search thread per game;
+/// `MultiPV`, `Ponder`, ...) are refused, as is a rule switch of another variant.
 fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, String> {
     let mut state = EngineState::new();
     state.select_variant(info)?;
