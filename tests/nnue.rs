@@ -232,3 +232,104 @@ fn train_reads_datagen_files() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
+    // swedishcannon1 shares swedishcannon's nets: its data trains the shared net under the
+    // owner's name (and the net loads for both), but a net cannot be trained under the
+    // sharer's name, whose reader refuses the owner's two-cannon positions.
+    use cannonade::tools::datagen::{GameResult, Header, Record};
+    let dir = scratch("nnue-shared-data");
+    let one = registry::find("swedishcannon1").unwrap();
+    let mut bytes = Header {
+        variant: "swedishcannon1".into(),
+        settings: "test".into(),
+    }
+    .encode()
+    .unwrap();
+    for (i, r) in random_play_records(one, 300, 5).into_iter().enumerate() {
+        Record {
+            fen: r.fen,
+            score: r.score,
+            result: GameResult::from_i8(r.result).unwrap(),
+            game: i as u32 / 10,
+            game_end: i % 10 == 9,
+        }
+        .encode_into(&mut bytes)
+        .unwrap();
+    }
+    let data = dir.join("one.data");
+    std::fs::write(&data, &bytes).unwrap();
+    let out = dir.join("shared.nnue");
+    let args = |variant: &'static str| {
+        [
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--hidden",
+            "16",
+            "--batch",
+            "64",
+        ]
+        .map(String::from)
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        .arg("train")
+        .args(args("swedishcannon"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("read 300 positions of swedishcannon"),
+        "{stdout}"
+    );
+    let net = Network::load(&out).unwrap();
+    for v in ["swedishcannon", "swedishcannon1"] {
+        let features = registry::find(v)
+            .unwrap()
+            .new_session()
+            .nnue_feature_count();
+        let info = registry::find(v).unwrap();
+        assert!(net.check_for(info.net_name(), features).is_ok(), "{v}");
+    }
+    assert!(net.check_for("chess", CHESS_FEATURES).is_err());
+    // The other way round is refused with the way to do it. (The one-cannon data under its
+    // own name trains as usual.)
+    std::fs::remove_file(&out).unwrap();
+    let mut two = Header {
+        variant: "swedishcannon".into(),
+        settings: "test".into(),
+    }
+    .encode()
+    .unwrap();
+    let one_header = Header {
+        variant: "swedishcannon1".into(),
+        settings: "test".into(),
+    };
+    two.extend_from_slice(&bytes[one_header.encode().unwrap().len()..]);
+    std::fs::write(&data, &two).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cannonade"))
+        .arg("train")
+        .args(args("swedishcannon1"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("for variant 'swedishcannon', not 'swedishcannon1'")
+            && stderr.contains("train it with --variant swedishcannon"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -161,6 +161,47 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
 }
 
 #[test]
+fn a_variant_loads_the_nets_of_the_variant_it_shares_them_with_and_no_others() {
+    // Swedish Cannon Chess with one cannon reads the same positions as the two-cannon game
+    // and shares its nets (`shares_net_of` in the registry); a chess net stays refused.
+    let dir = scratch("nnue-shared");
+    let shared = dir.join("swedishcannon.nnue");
+    random_net("swedishcannon", 32, 3).save(&shared).unwrap();
+    let chess = dir.join("chess.nnue");
+    random_net("chess", 32, 4).save(&chess).unwrap();
+    let mut e = Engine::start();
+    e.send("uci").unwrap();
+    e.until(ANSWER, |l| l == "uciok").unwrap();
+    e.send("setoption name UCI_Variant value swedishcannon1")
+        .unwrap();
+    e.sync_uci().unwrap();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        chess.display()
+    ))
+    .unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string error: EvalFile")
+            && lines[0].contains("'chess', not 'swedishcannon'"),
+        "{lines:?}"
+    );
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        shared.display()
+    ))
+    .unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines[0].starts_with("info string EvalFile: net")
+            && lines[0].contains("swedishcannon.nnue for swedishcannon1 (912 features, 32 hidden)"),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
     let mut e = Engine::start();
     e.send("uci").unwrap();

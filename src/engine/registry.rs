@@ -38,6 +38,10 @@ pub struct VariantInfo {
     /// net that beat the hand-written evaluation in games (see `nets/README.md`); `None`
     /// while none has.
     pub net: Option<&'static [u8]>,
+    /// `Some(V)` for a variant that reads the same positions as variant `V` (the same game
+    /// type, the same NNUE features, only the start differs): it shares `V`'s nets and
+    /// training data, so one net, named for `V`, serves both. `None`: its nets are its own.
+    pub shares_net_of: Option<&'static str>,
     /// The game type that plays it.
     start: fn(&'static Variant) -> Result<Box<dyn Session>, GameError>,
 }
@@ -52,12 +56,18 @@ impl VariantInfo {
         (self.start)(&self.game).expect("registered variant must start")
     }
 
+    /// The variant name the nets and the training data of this variant carry: its own, or the
+    /// one it shares its nets with.
+    pub fn net_name(&self) -> &'static str {
+        self.shares_net_of.unwrap_or(self.game.name)
+    }
+
     /// The net embedded for this variant, loaded and checked against the game's `feature_count`;
     /// `None` without one, or if it does not load (a bad build: the registry's tests load every
     /// embedded net, and the hand-written evaluation stands in).
     pub fn embedded_net(&self, feature_count: usize) -> Option<crate::nnue::Network> {
         self.net.and_then(|bytes| {
-            crate::nnue::Network::from_bytes_for(bytes, self.game.name, feature_count).ok()
+            crate::nnue::Network::from_bytes_for(bytes, self.net_name(), feature_count).ok()
         })
     }
 
@@ -238,6 +248,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 b - - 3 20",
         ],
         net: Some(include_bytes!("../../nets/chess.nnue")),
+        shares_net_of: None,
         start: session::<Chess>,
     },
     VariantInfo {
@@ -270,6 +281,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<CannonPosition>,
     },
     VariantInfo {
@@ -295,6 +307,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<CannonriderChess>,
     },
     VariantInfo {
@@ -329,6 +342,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<CannonriderChess>,
     },
     VariantInfo {
@@ -347,6 +361,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<SwedishCannonChess>,
     },
     VariantInfo {
@@ -365,6 +380,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
         net: None,
+        shares_net_of: Some("swedishcannon"),
         start: session::<SwedishCannonChess>,
     },
     VariantInfo {
@@ -423,6 +439,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<CannonShogi>,
     },
     VariantInfo {
@@ -461,6 +478,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
+        shares_net_of: None,
         start: session::<ChesstoniaChess>,
     },
 ];
@@ -482,7 +500,8 @@ mod tests {
         for v in VARIANTS {
             if let Some(bytes) = v.net {
                 let features = v.new_session().nnue_feature_count();
-                if let Err(e) = crate::nnue::Network::from_bytes_for(bytes, v.game.name, features) {
+                if let Err(e) = crate::nnue::Network::from_bytes_for(bytes, v.net_name(), features)
+                {
                     panic!("{}: {e}", v.game.name);
                 }
             }

@@ -218,13 +218,17 @@ impl EngineState {
             self.choose_net();
             return Ok(self.net_description());
         }
-        let net = Network::load_for(Path::new(path), name, self.session.nnue_feature_count())
-            .map_err(|e| {
-                format!(
-                    "{EVAL_FILE} {path}: {e}; keeping {}",
-                    self.net_description()
-                )
-            })?;
+        let net = Network::load_for(
+            Path::new(path),
+            self.variant.net_name(),
+            self.session.nnue_feature_count(),
+        )
+        .map_err(|e| {
+            format!(
+                "{EVAL_FILE} {path}: {e}; keeping {}",
+                self.net_description()
+            )
+        })?;
         let loaded = LoadedNet {
             net: Arc::new(net),
             source: path.to_string(),

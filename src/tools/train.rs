@@ -175,8 +175,12 @@ pub fn text_record(r: &TrainingRecord) -> String {
 pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Send>;
 
 /// Opens a data file of scored positions of `variant`: a `cannonade datagen` file (it starts
-/// with a zero byte, the first of its magic) or the text format.
-pub fn open_records(path: &Path, variant: &str) -> Result<Records, String> {
+/// with a zero byte, the first of its magic) or the text format. A datagen file of a variant
+/// that shares `variant`'s nets ([`VariantInfo::shares_net_of`]) is accepted too: the shared
+/// net is trained under the name of the variant that owns it, whose reader reads the positions
+/// of both (Swedish Cannon Chess's two-cannon game reads the one-cannon game's, not the other
+/// way round).
+pub fn open_records(path: &Path, variant: &'static VariantInfo) -> Result<Records, String> {
     use crate::tools::datagen::{DataReader, MAGIC};
     use std::io::Read;
     let name = path.display().to_string();
@@ -184,7 +188,20 @@ pub fn open_records(path: &Path, variant: &str) -> Result<Records, String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
     let read = file.read(&mut first).map_err(|e| format!("{name}: {e}"))?;
     if read == 1 && first[0] == MAGIC[0] {
-        let reader = DataReader::open(path, Some(variant)).map_err(|e| format!("{name}: {e}"))?;
+        let reader = DataReader::open(path, None).map_err(|e| format!("{name}: {e}"))?;
+        let found = &reader.header().variant;
+        let shares =
+            registry::find(found).is_some_and(|v| v.shares_net_of == Some(variant.game.name));
+        if *found != variant.game.name && !shares {
+            let hint = match variant.shares_net_of {
+                Some(owner) => format!(" (its net is {owner}'s: train it with --variant {owner})"),
+                None => String::new(),
+            };
+            return Err(format!(
+                "{name}: the data is for variant '{found}', not '{}'{hint}",
+                variant.game.name
+            ));
+        }
         return Ok(Box::new(reader.map(move |r| {
             r.map(|r| TrainingRecord {
                 fen: r.fen,
@@ -206,7 +223,7 @@ pub fn open_records(path: &Path, variant: &str) -> Result<Records, String> {
 }
 
 /// Every record of several files, one file after another.
-pub fn open_all(paths: &[PathBuf], variant: &str) -> Result<Records, String> {
+pub fn open_all(paths: &[PathBuf], variant: &'static VariantInfo) -> Result<Records, String> {
     let files = paths
         .iter()
         .map(|p| open_records(p, variant))
@@ -386,8 +403,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut console = Console::new(args.quiet);
     pool.install(|| {
         let started = Instant::now();
-        let records =
-            open_all(&args.data, variant.game.name)?.take(args.limit.unwrap_or(usize::MAX));
+        let records = open_all(&args.data, variant)?.take(args.limit.unwrap_or(usize::MAX));
         let data = Dataset::from_records(records, source.as_ref(), |n| {
             if let Some(bar) = &console.bar {
                 bar.set_message(format!("read {n} positions"));
@@ -435,7 +451,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                  scale that fits best); the net must get below it"
             ));
         }
-        let out = train::train(&data, &cfg, variant.game.name, &mut console)?;
+        // The net carries the name of the variants it serves (`net_name`), so that each of them
+        // loads it.
+        let out = train::train(&data, &cfg, variant.net_name(), &mut console)?;
         console.end();
         out.network.save(&args.out).map_err(|e| e.to_string())?;
         let q = &out.quantisation;
@@ -526,6 +544,37 @@ mod tests {
             .unwrap();
         assert_eq!((a.len(), b.len()), (32, 32));
         assert!(chess.features("not a fen", &mut a, &mut b).is_err());
+    }
+
+    #[test]
+    fn variants_that_share_a_net_read_each_others_positions_alike() {
+        let mut shared = 0;
+        for v in VARIANTS {
+            let Some(owner) = v.shares_net_of else {
+                continue;
+            };
+            shared += 1;
+            let owner = registry::find(owner).expect("a registered variant");
+            assert_eq!(
+                owner.net_name(),
+                owner.game.name,
+                "{} shares on",
+                owner.game.name
+            );
+            let (mine, theirs) = (features_for(v).unwrap(), features_for(owner).unwrap());
+            assert_eq!(mine.feature_count(), theirs.feature_count());
+            // The owner trains the shared net on the data of both, with its own reader: it
+            // reads the sharer's positions, and to the same features as the sharer's reader.
+            let fen = v.game.start_fen;
+            let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
+            mine.features(fen, &mut a, &mut b).unwrap();
+            theirs.features(fen, &mut c, &mut d).unwrap();
+            assert_eq!((a, b), (c, d), "{fen}");
+        }
+        assert!(
+            shared > 0,
+            "no variant shares a net: the test tests nothing"
+        );
     }
 
     #[test]

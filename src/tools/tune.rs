@@ -304,7 +304,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     pool.install(|| {
         let started = Instant::now();
-        let records: Vec<_> = open_all(&args.data, variant.game.name)?
+        let records: Vec<_> = open_all(&args.data, variant)?
             .take(args.limit.unwrap_or(usize::MAX))
             .collect::<Result<_, _>>()?;
         let samples: Vec<Sample> = records
