@@ -157,22 +157,47 @@ impl Dataset {
     pub fn from_records<I>(
         records: I,
         source: &dyn PositionFeatures,
-        mut progress: impl FnMut(usize),
+        progress: impl FnMut(usize),
     ) -> Result<Dataset, String>
     where
         I: Iterator<Item = Result<TrainingRecord, String>>,
     {
-        const BLOCK_RECORDS: usize = 1 << 14;
         let mut data = Dataset::new(source.feature_count());
+        data.extend_from_records(records, source, progress)?;
+        Ok(data)
+    }
+
+    /// Appends records as [`Dataset::from_records`] reads them (`progress` and the record
+    /// numbers of errors counting this call's records). `source` must list features of this
+    /// dataset's count.
+    pub fn extend_from_records<I>(
+        &mut self,
+        records: I,
+        source: &dyn PositionFeatures,
+        mut progress: impl FnMut(usize),
+    ) -> Result<(), String>
+    where
+        I: Iterator<Item = Result<TrainingRecord, String>>,
+    {
+        const BLOCK_RECORDS: usize = 1 << 14;
+        if source.feature_count() != self.feature_count() {
+            return Err(format!(
+                "the positions have {} features, the dataset {}",
+                source.feature_count(),
+                self.feature_count()
+            ));
+        }
+        let start = self.len();
+        let data = self;
         let mut records = records.peekable();
         let mut block = Vec::with_capacity(BLOCK_RECORDS);
         while records.peek().is_some() {
             block.clear();
             for r in records.by_ref().take(BLOCK_RECORDS) {
-                let n = data.len() + block.len() + 1;
+                let n = data.len() - start + block.len() + 1;
                 block.push(r.map_err(|e| format!("record {n}: {e}"))?);
             }
-            let first = data.len();
+            let first = data.len() - start;
             let features: Vec<Result<(FeaturePair, Option<i32>), String>> = block
                 .par_iter()
                 .map(|r| {
@@ -187,9 +212,9 @@ impl Dataset {
                 data.push(&stm, &nstm, r.score, r.result).map_err(at)?;
                 data.push_reference(reference);
             }
-            progress(data.len());
+            progress(data.len() - start);
         }
-        Ok(data)
+        Ok(())
     }
 
     /// Records the hand-written evaluation of the position just pushed (`None`: the source has

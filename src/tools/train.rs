@@ -175,12 +175,14 @@ pub fn text_record(r: &TrainingRecord) -> String {
 pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Send>;
 
 /// Opens a data file of scored positions of `variant`: a `cannonade datagen` file (it starts
-/// with a zero byte, the first of its magic) or the text format. A datagen file of a variant
-/// that shares `variant`'s nets ([`VariantInfo::shares_net_of`]) is accepted too: the shared
-/// net is trained under the name of the variant that owns it, whose reader reads the positions
-/// of both (Swedish Cannon Chess's two-cannon game reads the one-cannon game's, not the other
-/// way round).
-pub fn open_records(path: &Path, variant: &'static VariantInfo) -> Result<Records, String> {
+/// with a zero byte, the first of its magic) or the text format. A datagen file of another
+/// variant is accepted when the two share their nets ([`VariantInfo::net_name`]); the variant
+/// the data is for comes back with the records (for the text format, `variant`), so that each
+/// file is read by its own game's FEN reader.
+pub fn open_records(
+    path: &Path,
+    variant: &'static VariantInfo,
+) -> Result<(Records, &'static VariantInfo), String> {
     use crate::tools::datagen::{DataReader, MAGIC};
     use std::io::Read;
     let name = path.display().to_string();
@@ -190,43 +192,50 @@ pub fn open_records(path: &Path, variant: &'static VariantInfo) -> Result<Record
     if read == 1 && first[0] == MAGIC[0] {
         let reader = DataReader::open(path, None).map_err(|e| format!("{name}: {e}"))?;
         let found = &reader.header().variant;
-        let shares =
-            registry::find(found).is_some_and(|v| v.shares_net_of == Some(variant.game.name));
-        if *found != variant.game.name && !shares {
-            let hint = match variant.shares_net_of {
-                Some(owner) => format!(" (its net is {owner}'s: train it with --variant {owner})"),
-                None => String::new(),
-            };
-            return Err(format!(
-                "{name}: the data is for variant '{found}', not '{}'{hint}",
-                variant.game.name
-            ));
-        }
-        return Ok(Box::new(reader.map(move |r| {
+        let data_variant = registry::find(found)
+            .filter(|v| v.net_name() == variant.net_name())
+            .ok_or_else(|| {
+                format!(
+                    "{name}: the data is for variant '{found}', not '{}'",
+                    variant.game.name
+                )
+            })?;
+        let records = Box::new(reader.map(move |r| {
             r.map(|r| TrainingRecord {
                 fen: r.fen,
                 score: r.score,
                 result: r.result.to_i8(),
             })
             .map_err(|e| format!("{name}: {e}"))
-        })));
+        }));
+        return Ok((records, data_variant));
     }
     let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
     let lines = BufReader::new(file).lines().enumerate();
-    Ok(Box::new(lines.filter_map(move |(i, line)| {
+    let records = Box::new(lines.filter_map(move |(i, line)| {
         let at = |e: String| format!("{name} line {}: {e}", i + 1);
         match line {
             Err(e) => Some(Err(at(e.to_string()))),
             Ok(line) => parse_text_record(&line).map_err(at).transpose(),
         }
-    })))
+    }));
+    Ok((records, variant))
 }
 
-/// Every record of several files, one file after another.
+/// Every record of several files of `variant` itself (not of the variants sharing its net), one
+/// file after another.
 pub fn open_all(paths: &[PathBuf], variant: &'static VariantInfo) -> Result<Records, String> {
     let files = paths
         .iter()
-        .map(|p| open_records(p, variant))
+        .map(|p| match open_records(p, variant)? {
+            (records, v) if std::ptr::eq(v, variant) => Ok(records),
+            (_, v) => Err(format!(
+                "{}: the data is for variant '{}', not '{}'",
+                p.display(),
+                v.game.name,
+                variant.game.name
+            )),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Box::new(files.into_iter().flatten()))
 }
@@ -403,13 +412,25 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut console = Console::new(args.quiet);
     pool.install(|| {
         let started = Instant::now();
-        let records = open_all(&args.data, variant)?.take(args.limit.unwrap_or(usize::MAX));
-        let data = Dataset::from_records(records, source.as_ref(), |n| {
-            if let Some(bar) = &console.bar {
-                bar.set_message(format!("read {n} positions"));
-                bar.tick();
-            }
-        })?;
+        // Each file is read by the FEN reader (and scored by the hand-written evaluation) of
+        // the variant its data is for: variants sharing a net may refuse each other's pieces.
+        let files = args
+            .data
+            .iter()
+            .map(|p| open_records(p, variant))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut data = Dataset::new(source.feature_count());
+        let limit = args.limit.unwrap_or(usize::MAX);
+        for (records, data_variant) in files {
+            let reader = features_for(data_variant)?;
+            let before = data.len();
+            data.extend_from_records(records.take(limit - before), reader.as_ref(), |n| {
+                if let Some(bar) = &console.bar {
+                    bar.set_message(format!("read {} positions", before + n));
+                    bar.tick();
+                }
+            })?;
+        }
         console.say(&format!(
             "read {} positions of {} from {} file(s) in {:.1} s: {:.1} features per side on \
              average, at most {}; {} threads",
