@@ -317,3 +317,46 @@ fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_swedish_cannon_net_can_start_from_the_chess_net() {
+    // `--init` with the chess net: every chess feature's weights go to the Swedish feature of
+    // the same piece on the same square, the cannons and the reserve counts start at zero, so
+    // the starting net evaluates a position without cannons exactly as the chess net does.
+    use cannonade::nnue::FloatNetwork;
+    use cannonade::tools::train::{features_for, starting_net};
+    let dir = scratch("nnue-init");
+    let chess_net = dir.join("chess.nnue");
+    std::fs::write(&chess_net, registry::find("chess").unwrap().net.unwrap()).unwrap();
+    let swedish = registry::find("swedishcannon").unwrap();
+    let target = features_for(swedish).unwrap();
+    let hidden = Network::load(&chess_net).unwrap().hidden();
+    let (start, said) = starting_net(&chess_net, swedish, target.as_ref(), hidden, 400).unwrap();
+    assert!(said.contains("768 of 912 features"), "{said}");
+    let chess = features_for(registry::find("chess").unwrap()).unwrap();
+    let float_chess = FloatNetwork::from_quantised(&Network::load(&chess_net).unwrap(), 400);
+    for board in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
+        chess.features(board, &mut a, &mut b).unwrap();
+        let (fields, rest) = board.split_once(' ').unwrap();
+        target
+            .features(&format!("{fields}[] {rest}"), &mut c, &mut d)
+            .unwrap();
+        let (want, got) = (
+            float_chess.evaluate_cp(&a, &b, 400.0),
+            start.evaluate_cp(&c, &d, 400.0),
+        );
+        assert!((want - got).abs() < 0.01, "{board}: {want} vs {got}");
+        assert!(
+            want.abs() > 1.0,
+            "{board}: a zero evaluation would prove nothing"
+        );
+    }
+    // A net of the wrong hidden size is refused with the size to use.
+    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400).unwrap_err();
+    assert!(e.contains(&format!("--hidden {hidden}")), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

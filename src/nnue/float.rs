@@ -107,6 +107,48 @@ impl FloatNetwork {
         }
     }
 
+    /// The float net a quantised net stands for: each value divided by its quantisation
+    /// factor, and the output rescaled from the net's scale to `scale` centipawns per unit (so
+    /// that it evaluates every position as the quantised net does, up to rounding).
+    pub fn from_quantised(net: &Network, scale: u32) -> FloatNetwork {
+        let (qa, qb) = (f32::from(net.qa), f32::from(net.qb));
+        let rescale = net.scale as f32 / scale as f32;
+        FloatNetwork {
+            features: net.features,
+            hidden: net.hidden,
+            ft_weights: net.ft_weights.iter().map(|&w| f32::from(w) / qa).collect(),
+            ft_bias: net.ft_bias.iter().map(|&w| f32::from(w) / qa).collect(),
+            out_weights: net
+                .out_weights
+                .iter()
+                .map(|&w| f32::from(w) / qb * rescale)
+                .collect(),
+            out_bias: (f64::from(net.out_bias) / (f64::from(qa) * f64::from(qb))) as f32 * rescale,
+        }
+    }
+
+    /// This net moved onto `features` inputs: the row of input `i` is the row of
+    /// `source_of(i)`, or zeros (the input starts without influence) where it has none. The
+    /// biases and the output layer stay.
+    pub fn remap(
+        &self,
+        features: usize,
+        source_of: impl Fn(usize) -> Option<usize>,
+    ) -> FloatNetwork {
+        let h = self.hidden;
+        let mut ft_weights = vec![0.0; features * h];
+        for (i, row) in ft_weights.chunks_exact_mut(h).enumerate() {
+            if let Some(j) = source_of(i).filter(|&j| j < self.features) {
+                row.copy_from_slice(&self.ft_weights[j * h..(j + 1) * h]);
+            }
+        }
+        FloatNetwork {
+            features,
+            ft_weights,
+            ..self.clone()
+        }
+    }
+
     /// One perspective's pre-activation hidden values: biases plus the rows of `features`.
     pub fn accumulate<T: FeatureIndex>(&self, features: &[T], out: &mut [f32]) {
         let h = self.hidden;

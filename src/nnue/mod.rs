@@ -142,6 +142,20 @@ pub fn change_color(change: u32, bit: u32) -> Color {
     }
 }
 
+/// What a board feature stands for, in terms any game on a board of files and ranks shares: a
+/// piece of the perspective's side (`theirs` false) or of the other side, of the kind whose FEN
+/// letter (upper case) is `piece`, on file `file` and rank `rank` as the perspective sees the
+/// board (0-based, from its own left and its own back rank). Two games' features with the same
+/// meaning can start from the same weights: `cannonade train --init` starts a net for one game
+/// from a net of another this way.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureMeaning {
+    pub theirs: bool,
+    pub piece: char,
+    pub file: u8,
+    pub rank: u8,
+}
+
 /// The input features of a game's positions, as the network sees them.
 ///
 /// A feature is a yes/no fact about the position seen from one side (the *perspective*), such
@@ -173,6 +187,13 @@ pub trait NnueFeatures {
         added: &mut FeatureList,
         removed: &mut FeatureList,
     ) -> bool;
+
+    /// What feature `feature` stands for, if it is a piece on a square (`None` for counts in
+    /// hand or reserve, and in games that do not describe their features).
+    fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
+        let _ = feature;
+        None
+    }
 }
 
 #[cfg(test)]

@@ -488,3 +488,70 @@ fn thinning_keeps_every_dense_position_and_a_share_of_the_sparse_ones_in_order()
     assert_eq!(data.thin(16, 1.0, 7).len(), 10_000);
     assert_eq!(data.thin(16, 0.0, 7).len(), 5_000);
 }
+
+#[test]
+fn a_quantised_net_converts_back_to_the_float_net_it_stands_for() {
+    let q = quantised(&random_float_net(300, 32, 17), "chess");
+    let back = FloatNetwork::from_quantised(&q, DEFAULT_SCALE);
+    // Quantising it again gives the same integers.
+    let (again, report) = back
+        .quantise("chess", DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .unwrap();
+    assert_eq!(again, q);
+    assert_eq!(report.clipped, 0);
+    // In units of another scale, it evaluates the same in centipawns.
+    let doubled = FloatNetwork::from_quantised(&q, 2 * DEFAULT_SCALE);
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..20 {
+        let (a, b) = (
+            random_features(&mut rng, 300, 20),
+            random_features(&mut rng, 300, 20),
+        );
+        let at = back.evaluate_cp(&a, &b, DEFAULT_SCALE as f32);
+        let at_double = doubled.evaluate_cp(&a, &b, 2.0 * DEFAULT_SCALE as f32);
+        assert!(
+            (at - at_double).abs() < 0.01 * (1.0 + at.abs()),
+            "{at} {at_double}"
+        );
+    }
+}
+
+#[test]
+fn a_remapped_net_keeps_the_rows_it_is_given_and_starts_the_others_at_zero() {
+    let net = random_float_net(100, 16, 23);
+    // Inputs 0..100 moved to 50..150 (reversed); 0..50 new.
+    let moved = net.remap(150, |i| i.checked_sub(50).map(|j| 99 - j));
+    assert_eq!(moved.features, 150);
+    let mut rng = SplitMix64::new(9);
+    for _ in 0..20 {
+        let (a, b) = (
+            random_features(&mut rng, 100, 12),
+            random_features(&mut rng, 100, 12),
+        );
+        let shift = |v: &[u32]| v.iter().map(|&f| 149 - f).collect::<Vec<u32>>();
+        assert_eq!(net.forward(&a, &b), moved.forward(&shift(&a), &shift(&b)));
+    }
+    assert!(moved.ft_weights[..50 * 16].iter().all(|&w| w == 0.0));
+}
+
+#[test]
+fn training_from_a_net_starts_where_that_net_ended() {
+    let data = synthetic_data(3000, 21);
+    let first = train::train(&data, &small_config(), "chess", &mut Silent).unwrap();
+    let cfg = TrainConfig {
+        epochs: 1,
+        init: Some(FloatNetwork::from_quantised(&first.network, DEFAULT_SCALE)),
+        ..small_config()
+    };
+    let second = train::train(&data, &cfg, "chess", &mut Silent).unwrap();
+    let untrained = first.epochs[0].validation_loss.unwrap();
+    let ended = first.quantised_validation_loss.unwrap();
+    let starts = second.epochs[0].validation_loss.unwrap();
+    assert!(
+        (starts - ended).abs() < 0.05 * ended + 1e-6 && starts < untrained / 5.0,
+        "random start {untrained}, first net ended at {ended}, second starts at {starts}"
+    );
+    // A starting net of the wrong shape is refused.
+    let cfg = TrainConfig { hidden: 64, ..cfg };
+    assert!(train::train(&data, &cfg, "chess", &mut Silent).is_err());
+}

@@ -51,6 +51,12 @@ pub trait PositionFeatures: Sync {
     ) -> Result<Option<i32>, String> {
         self.features(fen, stm, nstm).map(|()| None)
     }
+
+    /// What a feature stands for ([`super::NnueFeatures::feature_meaning`]).
+    fn feature_meaning(&self, feature: u32) -> Option<super::FeatureMeaning> {
+        let _ = feature;
+        None
+    }
 }
 
 /// One position's features: the side to move's, the other side's.
@@ -306,6 +312,9 @@ pub struct TrainConfig {
     /// The fraction of positions held out for validation.
     pub validation: f64,
     pub seed: u64,
+    /// The net training starts from (random weights from `seed` when `None`); its feature
+    /// count must be the data's and its hidden size `hidden`.
+    pub init: Option<FloatNetwork>,
 }
 
 /// Defaults of the settings (the reasons are in `docs/nnue.md`).
@@ -326,6 +335,7 @@ impl Default for TrainConfig {
             scale: DEFAULT_SCALE,
             validation: DEFAULT_VALIDATION,
             seed: 1,
+            init: None,
         }
     }
 }
@@ -706,6 +716,17 @@ fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), String> {
             cfg.validation
         ));
     }
+    if let Some(init) = &cfg.init {
+        if (init.features, init.hidden) != (data.feature_count(), cfg.hidden) {
+            return Err(format!(
+                "the starting net has {} features and {} hidden units, the training {} and {}",
+                init.features,
+                init.hidden,
+                data.feature_count(),
+                cfg.hidden
+            ));
+        }
+    }
     if data.feature_count() == 0 {
         return Err("the game has no features".into());
     }
@@ -824,7 +845,10 @@ pub fn train(
     };
     let (features, hidden) = (data.feature_count(), cfg.hidden);
     let (mut train_set, validation) = split(data.len(), cfg.validation, cfg.seed);
-    let mut net = FloatNetwork::new_random(features, hidden, cfg.seed);
+    let mut net = match &cfg.init {
+        Some(init) => init.clone(),
+        None => FloatNetwork::new_random(features, hidden, cfg.seed),
+    };
     let mut moments = [
         Moments::new(features * hidden),
         Moments::new(hidden),

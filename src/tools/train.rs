@@ -20,8 +20,9 @@ use crate::games::Game;
 use crate::nnue::train::{
     self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
 };
-use crate::nnue::{DEFAULT_HIDDEN, DEFAULT_SCALE};
+use crate::nnue::{FeatureMeaning, FloatNetwork, Network, DEFAULT_HIDDEN, DEFAULT_SCALE};
 use indicatif::ProgressBar;
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -67,6 +68,12 @@ pub struct TrainArgs {
     /// probability P, as `N:P` (e.g. `16:0.35`): shifts the training toward middle games.
     #[arg(long, value_name = "N:P", value_parser = parse_thin)]
     pub thin: Option<(usize, f64)>,
+    /// Start from this net instead of random weights: a net of the same variant (to train on),
+    /// or of another game, whose weights then start each feature meaning the same piece on the
+    /// same square (e.g. a Swedish Cannon Chess net from the chess net; the rest start at zero).
+    /// Its hidden size must be `--hidden`.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -104,6 +111,78 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         pos.active_features(!side, nstm);
         Ok(Some(pos.evaluate()))
     }
+
+    fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
+        self.0.feature_meaning(feature)
+    }
+}
+
+/// The starting net of `--init`: the net at `path`, for `variant` (whose features `target`
+/// lists) and `hidden` units, as a float net in units of `scale`; with a line saying how much of
+/// it carried over.
+pub fn starting_net(
+    path: &Path,
+    variant: &'static VariantInfo,
+    target: &dyn PositionFeatures,
+    hidden: usize,
+    scale: u32,
+) -> Result<(FloatNetwork, String), String> {
+    let name = path.display();
+    let net = Network::load(path).map_err(|e| format!("--init {name}: {e}"))?;
+    if net.hidden() != hidden {
+        return Err(format!(
+            "--init {name} has {} hidden units: train with --hidden {}",
+            net.hidden(),
+            net.hidden()
+        ));
+    }
+    let from = registry::find(net.variant()).ok_or_else(|| {
+        format!(
+            "--init {name} is for variant '{}', unknown here",
+            net.variant()
+        )
+    })?;
+    let float = FloatNetwork::from_quantised(&net, scale);
+    if from.net_name() == variant.net_name() {
+        if net.feature_count() != target.feature_count() {
+            return Err(format!(
+                "--init {name} has {} features, {} has {}",
+                net.feature_count(),
+                variant.game.name,
+                target.feature_count()
+            ));
+        }
+        let said = format!("starting from {name} (a net of {})", net.variant());
+        return Ok((float, said));
+    }
+    let source = features_for(from)?;
+    if source.feature_count() != net.feature_count() {
+        return Err(format!(
+            "--init {name} has {} features, {} has {}",
+            net.feature_count(),
+            from.game.name,
+            source.feature_count()
+        ));
+    }
+    let by_meaning: HashMap<FeatureMeaning, usize> = (0..source.feature_count())
+        .filter_map(|j| source.feature_meaning(j as u32).map(|m| (m, j)))
+        .collect();
+    let source_of = |i: usize| {
+        target
+            .feature_meaning(i as u32)
+            .and_then(|m| by_meaning.get(&m).copied())
+    };
+    let carried = (0..target.feature_count())
+        .filter(|&i| source_of(i).is_some())
+        .count();
+    let remapped = float.remap(target.feature_count(), source_of);
+    let said = format!(
+        "starting from {name} (a net of {}): {carried} of {} features take the weights of the \
+         same piece on the same square, the others start at zero",
+        net.variant(),
+        target.feature_count()
+    );
+    Ok((remapped, said))
 }
 
 /// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
@@ -399,7 +478,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let cfg = TrainConfig {
+    let mut cfg = TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
         batch: args.batch,
@@ -408,8 +487,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         scale: args.scale,
         validation: args.validation,
         seed: args.seed,
+        init: None,
     };
     let mut console = Console::new(args.quiet);
+    if let Some(path) = &args.init {
+        let (net, said) = starting_net(path, variant, source.as_ref(), args.hidden, args.scale)?;
+        console.say(&said);
+        cfg.init = Some(net);
+    }
     pool.install(|| {
         let started = Instant::now();
         // Each file is read by the FEN reader (and scored by the hand-written evaluation) of

@@ -26,7 +26,7 @@ use super::piece::{Piece, Role};
 use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Color, Square};
-use crate::nnue::{change_color, FeatureList, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, FeatureMeaning, NnueFeatures, ADDED};
 
 /// How many features orthodox chess has: 2 colours x 6 kinds x 64 squares.
 pub const CHESS_FEATURES: usize = 2 * 6 * 64;
@@ -136,6 +136,23 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
             }
         })
     }
+
+    fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
+        // The inverse of `piece_feature`: the square index is already the perspective's view.
+        let (n, kinds) = (self.nnue_squares(), R::ROLES.len());
+        let f = feature as usize;
+        if f >= 2 * kinds * n {
+            return None;
+        }
+        let files = self.t.geo.files();
+        let square = f % n;
+        Some(FeatureMeaning {
+            theirs: f >= kinds * n,
+            piece: R::ROLES[(f / n) % kinds].letter(),
+            file: (square % files) as u8,
+            rank: (square / files) as u8,
+        })
+    }
 }
 
 /// The dirty record's entry for piece `p` put on (`added`) or taken off `sq`.
@@ -191,6 +208,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_feature_means_the_piece_and_square_it_stands_for() {
+        // In chess and in Swedish Cannon Chess (another role list, reserve counts after the
+        // board): each piece's feature means that piece, of the perspective's side or not, on
+        // its square as the perspective sees it; the reserve counts mean no piece.
+        use crate::games::chess::SwedishCannonChess;
+        let chess: Chess = new_game("chess").unwrap();
+        // White's e1 king, for White; Black's e8 king, for Black (its own back rank).
+        for side in Color::BOTH {
+            let king = Piece::new(side, Role::King);
+            let sq = chess.king_square(side);
+            let m = chess.feature_meaning(chess.piece_feature(side, king, sq));
+            let mine = FeatureMeaning {
+                theirs: false,
+                piece: 'K',
+                file: 4,
+                rank: 0,
+            };
+            assert_eq!(m, Some(mine), "{side:?}");
+            let m = chess.feature_meaning(chess.piece_feature(!side, king, sq));
+            let theirs = FeatureMeaning {
+                theirs: true,
+                piece: 'K',
+                file: 4,
+                rank: 7,
+            };
+            assert_eq!(m, Some(theirs), "{side:?}");
+        }
+        let swedish = new_game::<SwedishCannonChess>("swedishcannon")
+            .unwrap()
+            .with_fen("4k3/8/8/3c4/8/8/8/4K3[Cc] w - - 0 1")
+            .unwrap();
+        let mut active = Vec::new();
+        swedish.active_features(Color::White, &mut active);
+        let meanings: Vec<_> = active.iter().map(|&f| swedish.feature_meaning(f)).collect();
+        let cannon = FeatureMeaning {
+            theirs: true,
+            piece: 'C',
+            file: 3,
+            rank: 4,
+        };
+        assert!(meanings.contains(&Some(cannon)), "{meanings:?}");
+        // Two kings and a cannon on the board, and one "at least one in reserve" per side.
+        assert_eq!(meanings.iter().filter(|m| m.is_some()).count(), 3);
+        assert_eq!(meanings.len(), 5);
+        assert_eq!(
+            swedish.feature_meaning(swedish.feature_count() as u32),
+            None
+        );
     }
 
     #[test]
