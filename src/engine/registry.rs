@@ -342,7 +342,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         }),
         bench: &[],
         net: None,
-        shares_net_of: None,
+        shares_net_of: Some("cannonrider"),
         start: session::<CannonriderChess>,
     },
     VariantInfo {

@@ -653,7 +653,7 @@ mod tests {
     }
 
     #[test]
-    fn variants_that_share_a_net_read_each_others_positions_alike() {
+    fn variants_that_share_a_net_mean_the_same_by_every_feature() {
         let mut shared = 0;
         for v in VARIANTS {
             let Some(owner) = v.shares_net_of else {
@@ -669,13 +669,15 @@ mod tests {
             );
             let (mine, theirs) = (features_for(v).unwrap(), features_for(owner).unwrap());
             assert_eq!(mine.feature_count(), theirs.feature_count());
-            // The owner trains the shared net on the data of both, with its own reader: it
-            // reads the sharer's positions, and to the same features as the sharer's reader.
-            let fen = v.game.start_fen;
-            let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
-            mine.features(fen, &mut a, &mut b).unwrap();
-            theirs.features(fen, &mut c, &mut d).unwrap();
-            assert_eq!((a, b), (c, d), "{fen}");
+            let described = (0..mine.feature_count() as u32)
+                .filter(|&f| {
+                    let m = mine.feature_meaning(f);
+                    assert_eq!(m, theirs.feature_meaning(f), "{}: {f}", v.game.name);
+                    m.is_some()
+                })
+                .count();
+            // The board's features at least (all but the counts in reserve) are described.
+            assert!(described * 10 > mine.feature_count() * 9, "{}", v.game.name);
         }
         assert!(
             shared > 0,
