@@ -166,17 +166,21 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn train_reads_datagen_files() {
+/// A `cannonade datagen` file's bytes: `count` positions of random games of `variant` (ten to
+/// a game), labelled as [`random_play_records`] labels them.
+fn datagen_bytes(variant: &str, count: usize, seed: u64) -> Vec<u8> {
     use cannonade::tools::datagen::{GameResult, Header, Record};
-    let dir = scratch("nnue-datagen");
-    let chess = registry::find("chess").unwrap();
-    let header = |variant: &str| Header {
+    let info = registry::find(variant).unwrap();
+    let mut bytes = Header {
         variant: variant.into(),
         settings: "test".into(),
-    };
-    let mut bytes = header("chess").encode().unwrap();
-    for (i, r) in random_play_records(chess, 500, 3).into_iter().enumerate() {
+    }
+    .encode()
+    .unwrap();
+    for (i, r) in random_play_records(info, count, seed)
+        .into_iter()
+        .enumerate()
+    {
         Record {
             fen: r.fen,
             score: r.score,
@@ -187,6 +191,18 @@ fn train_reads_datagen_files() {
         .encode_into(&mut bytes)
         .unwrap();
     }
+    bytes
+}
+
+#[test]
+fn train_reads_datagen_files() {
+    use cannonade::tools::datagen::Header;
+    let dir = scratch("nnue-datagen");
+    let header = |variant: &str| Header {
+        variant: variant.into(),
+        settings: "test".into(),
+    };
+    let bytes = datagen_bytes("chess", 500, 3);
     let data = dir.join("chess.data");
     std::fs::write(&data, &bytes).unwrap();
     let out = dir.join("d.nnue");
@@ -238,32 +254,10 @@ fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
     // swedishcannon1 shares swedishcannon's nets: the data of both trains one net, named for
     // swedishcannon, each file read by its own game (the one-cannon game refuses a second
     // cannon, so the two-cannon data must not go through its reader). Chess data is refused.
-    use cannonade::tools::datagen::{GameResult, Header, Record};
     let dir = scratch("nnue-shared-data");
     let file = |variant: &str, count: usize, seed: u64| {
-        let info = registry::find(variant).unwrap();
-        let mut bytes = Header {
-            variant: variant.into(),
-            settings: "test".into(),
-        }
-        .encode()
-        .unwrap();
-        for (i, r) in random_play_records(info, count, seed)
-            .into_iter()
-            .enumerate()
-        {
-            Record {
-                fen: r.fen,
-                score: r.score,
-                result: GameResult::from_i8(r.result).unwrap(),
-                game: i as u32 / 10,
-                game_end: i % 10 == 9,
-            }
-            .encode_into(&mut bytes)
-            .unwrap();
-        }
         let path = dir.join(format!("{variant}.data"));
-        std::fs::write(&path, &bytes).unwrap();
+        std::fs::write(&path, datagen_bytes(variant, count, seed)).unwrap();
         path.to_str().unwrap().to_string()
     };
     let (two, one, chess) = (

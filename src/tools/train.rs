@@ -142,28 +142,27 @@ pub fn starting_net(
             net.variant()
         )
     })?;
-    let float = FloatNetwork::from_quantised(&net, scale);
-    if from.net_name() == variant.net_name() {
-        if net.feature_count() != target.feature_count() {
-            return Err(format!(
-                "--init {name} has {} features, {} has {}",
-                net.feature_count(),
-                variant.game.name,
-                target.feature_count()
-            ));
-        }
-        let said = format!("starting from {name} (a net of {})", net.variant());
-        return Ok((float, said));
-    }
-    let source = features_for(from)?;
-    if source.feature_count() != net.feature_count() {
+    // A net of this variant (or of one sharing its nets) has the target's own features.
+    let source = if from.net_name() == variant.net_name() {
+        None
+    } else {
+        Some(features_for(from)?)
+    };
+    let expected = source.as_ref().map_or(target.feature_count(), |s| s.feature_count());
+    if net.feature_count() != expected {
         return Err(format!(
-            "--init {name} has {} features, {} has {}",
+            "--init {name} has {} features, {} has {expected}",
             net.feature_count(),
-            from.game.name,
-            source.feature_count()
+            from.game.name
         ));
     }
+    let float = FloatNetwork::from_quantised(&net, scale);
+    let Some(source) = source else {
+        return Ok((
+            float,
+            format!("starting from {name} (a net of {})", net.variant()),
+        ));
+    };
     let by_meaning: HashMap<FeatureMeaning, usize> = (0..source.feature_count())
         .filter_map(|j| source.feature_meaning(j as u32).map(|m| (m, j)))
         .collect();
