@@ -148,7 +148,9 @@ pub fn starting_net(
     } else {
         Some(features_for(from)?)
     };
-    let expected = source.as_ref().map_or(target.feature_count(), |s| s.feature_count());
+    let expected = source
+        .as_ref()
+        .map_or(target.feature_count(), |s| s.feature_count());
     if net.feature_count() != expected {
         return Err(format!(
             "--init {name} has {} features, {} has {expected}",
