@@ -57,13 +57,24 @@ fn bad_files(dir: &Path, good: &Path) -> Vec<(PathBuf, &'static str)> {
     let mut c = bytes.clone();
     c[100] ^= 0x40;
     std::fs::write(&corrupt, c).unwrap();
-    let shogi = dir.join("shogi.nnue");
-    random_net("cannonshogi", 16, 3).save(&shogi).unwrap();
+    // A net named for a game this build does not play, and one for Cannon Shogi with the
+    // wrong number of inputs.
+    let alien = dir.join("alien.nnue");
+    let quantise = |name: &str, features: usize| {
+        FloatNetwork::new_random(features, 16, 3)
+            .quantise(name, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+            .unwrap()
+            .0
+    };
+    quantise("nosuchgame", 768).save(&alien).unwrap();
+    let misshapen = dir.join("misshapen.nnue");
+    quantise("cannonshogi", 768).save(&misshapen).unwrap();
     vec![
         (dir.join("no-such-file.nnue"), "net file"),
         (truncated, "truncated"),
         (corrupt, "corrupted"),
-        (shogi, "trained for variant 'cannonshogi'"),
+        (alien, "'nosuchgame', which this build does not play"),
+        (misshapen, "768 input features"),
     ]
 }
 
@@ -161,32 +172,16 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
 }
 
 #[test]
-fn a_variant_loads_the_nets_of_the_variant_it_shares_them_with_and_no_others() {
-    // Swedish Cannon Chess with one cannon reads the same positions as the two-cannon game
-    // and shares its nets (`shares_net_of` in the registry); a chess net stays refused.
+fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_both() {
+    // GUIs (and `cannonade match`) send EvalFile before they choose the variant: a net of
+    // another game is kept for that game, and the current one stays. Swedish Cannon Chess with
+    // one cannon shares the nets of the two-cannon game (`shares_net_of` in the registry).
     let dir = scratch("nnue-shared");
     let shared = dir.join("swedishcannon.nnue");
     random_net("swedishcannon", 32, 3).save(&shared).unwrap();
-    let chess = dir.join("chess.nnue");
-    random_net("chess", 32, 4).save(&chess).unwrap();
     let mut e = Engine::start();
     e.send("uci").unwrap();
     e.until(ANSWER, |l| l == "uciok").unwrap();
-    e.send("setoption name UCI_Variant value swedishcannon1")
-        .unwrap();
-    e.sync_uci().unwrap();
-    e.send(&format!(
-        "setoption name EvalFile value {}",
-        chess.display()
-    ))
-    .unwrap();
-    let lines = e.sync_uci().unwrap();
-    assert!(
-        lines.len() == 1
-            && lines[0].starts_with("info string error: EvalFile")
-            && lines[0].contains("'chess', not 'swedishcannon'"),
-        "{lines:?}"
-    );
     e.send(&format!(
         "setoption name EvalFile value {}",
         shared.display()
@@ -195,7 +190,36 @@ fn a_variant_loads_the_nets_of_the_variant_it_shares_them_with_and_no_others() {
     let lines = e.sync_uci().unwrap();
     assert!(
         lines[0].starts_with("info string EvalFile: net")
-            && lines[0].contains("swedishcannon.nnue for swedishcannon1 (912 features, 32 hidden)"),
+            && lines[0].contains("swedishcannon.nnue for swedishcannon (912 features, 32 hidden)")
+            && lines[0].contains("kept for when swedishcannon is played")
+            && lines[0].contains("net embedded for chess"),
+        "{lines:?}"
+    );
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines.iter().any(|l| l.contains("net embedded for chess")),
+        "{lines:?}"
+    );
+    for variant in ["swedishcannon1", "swedishcannon"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"))
+            .unwrap();
+        e.sync_uci().unwrap();
+        e.send("eval").unwrap();
+        let lines = e.sync_uci().unwrap();
+        let used = format!("swedishcannon.nnue for {variant} (912 features, 32 hidden)");
+        assert!(
+            lines.iter().any(|l| l.contains(&used)),
+            "{variant}: {lines:?}"
+        );
+    }
+    // Back in chess, its own net again.
+    e.send("setoption name UCI_Variant value chess").unwrap();
+    e.sync_uci().unwrap();
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines.iter().any(|l| l.contains("net embedded for chess")),
         "{lines:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -155,6 +155,15 @@ impl<G: Game> GameSession<G> {
     pub fn position(&self) -> &G {
         &self.pos
     }
+
+    /// Whether `net` was made for this variant (or for the one whose nets it shares:
+    /// [`crate::engine::registry::VariantInfo::net_name`]) and fits its positions: a net is
+    /// only ever used on the game it was trained for.
+    fn net_fits(&self, net: &Network) -> bool {
+        let name = crate::engine::registry::find(self.variant.name)
+            .map_or(self.variant.name, |v| v.net_name());
+        net.check_for(name, self.pos.feature_count()).is_ok()
+    }
 }
 
 impl<G: Game> GameSession<G> {
@@ -426,8 +435,9 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn evaluate_nnue(&self, net: &Network) -> Option<i32> {
-        net.check_for(self.variant.name, self.pos.feature_count())
-            .ok()?;
+        if !self.net_fits(net) {
+            return None;
+        }
         let side = self.pos.side_to_move();
         let mut acc = [Accumulator::new(net), Accumulator::new(net)];
         let mut features = Vec::new();
@@ -451,12 +461,7 @@ impl<G: Game> Session for GameSession<G> {
         let pos = &self.pos;
         let strings = |line: Vec<Move>| line_strings(pos, &line, notation);
         let mut inner = |r: Report<Move>| report(r.map_moves(strings));
-        // A net is only ever used on the game it was trained for.
-        let fits = |net: &Network| {
-            net.check_for(self.variant.name, pos.feature_count())
-                .is_ok()
-        };
-        let r = if opts.nnue.as_deref().is_some_and(|net| !fits(net)) {
+        let r = if opts.nnue.as_deref().is_some_and(|net| !self.net_fits(net)) {
             let opts = SearchOptions {
                 nnue: None,
                 ..opts.clone()

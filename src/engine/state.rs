@@ -74,7 +74,8 @@ pub struct EngineState {
     nnue_asked: bool,
     /// The net of the current variant: the user's (`EvalFile`) or the embedded one.
     net: Option<LoadedNet>,
-    /// Nets the user loaded, by variant: a variant chosen again gets its net back.
+    /// Nets the user loaded, by the variant name they carry ([`VariantInfo::net_name`]): a
+    /// variant chosen (again) gets its net.
     user_nets: Vec<(&'static str, LoadedNet)>,
 }
 
@@ -207,34 +208,70 @@ impl EngineState {
         self.use_nnue
     }
 
-    /// Loads the net file at `path` for the current variant, and returns how it is described.
-    /// A file that cannot be read, is damaged, or was made for another variant or feature
-    /// count is refused with the reason, and the current net stays. An empty path goes back
-    /// to the net embedded for the variant (if any).
+    /// Loads the net file at `path` and returns how it is described. A net names the variant
+    /// it was trained for: a net of the current variant (or of the one it shares nets with) is
+    /// used at once; a net of another game this build plays is kept for that game and used when
+    /// it is chosen (GUIs and `cannonade match` send their options before they choose the
+    /// variant), and the current net stays. A file that cannot be read, is damaged, was made
+    /// for a variant this build does not play or for another feature count is refused with the
+    /// reason, and the current net stays. An empty path goes back to the net embedded for the
+    /// current variant (if any).
     pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
-        let name = self.variant.game.name;
+        let mine = self.variant.net_name();
         if path.trim().is_empty() {
-            self.user_nets.retain(|(v, _)| *v != name);
+            self.user_nets.retain(|(v, _)| *v != mine);
             self.choose_net();
             return Ok(self.net_description());
         }
-        let net = Network::load_for(
-            Path::new(path),
-            self.variant.net_name(),
-            self.session.nnue_feature_count(),
-        )
-        .map_err(|e| {
+        let refuse = |e: String| {
             format!(
                 "{EVAL_FILE} {path}: {e}; keeping {}",
                 self.net_description()
             )
-        })?;
+        };
+        let net = Network::load(Path::new(path)).map_err(|e| refuse(e.to_string()))?;
+        let owner = match registry::find(net.variant()) {
+            Some(v) if v.game.name == net.variant() && v.net_name() == v.game.name => v,
+            Some(v) if v.game.name == net.variant() => {
+                return Err(refuse(format!(
+                    "the net was trained for variant '{}', which uses the nets of '{}'",
+                    v.game.name,
+                    v.net_name()
+                )))
+            }
+            _ => {
+                return Err(refuse(format!(
+                    "the net was trained for variant '{}', which this build does not play",
+                    net.variant()
+                )))
+            }
+        };
+        let features = if owner.net_name() == mine {
+            self.session.nnue_feature_count()
+        } else {
+            owner.new_session().nnue_feature_count()
+        };
+        net.check_for(owner.net_name(), features)
+            .map_err(|e| refuse(e.to_string()))?;
+        let described = format!(
+            "net {path} for {} ({} features, {} hidden)",
+            owner.game.name,
+            net.feature_count(),
+            net.hidden()
+        );
         let loaded = LoadedNet {
             net: Arc::new(net),
             source: path.to_string(),
         };
-        self.user_nets.retain(|(v, _)| *v != name);
-        self.user_nets.push((name, loaded.clone()));
+        self.user_nets.retain(|(v, _)| *v != owner.game.name);
+        self.user_nets.push((owner.game.name, loaded.clone()));
+        if owner.game.name != mine {
+            return Ok(format!(
+                "{described}, kept for when {} is played; {} stays",
+                owner.game.name,
+                self.net_description()
+            ));
+        }
         self.net = Some(loaded);
         self.sync_nnue();
         Ok(self.net_description())
@@ -276,7 +313,7 @@ impl EngineState {
 
     /// The current variant's net: the one the user loaded for it, else the embedded one.
     fn choose_net(&mut self) {
-        let name = self.variant.game.name;
+        let name = self.variant.net_name();
         self.net = match self.user_nets.iter().find(|(v, _)| *v == name) {
             Some((_, l)) => Some(l.clone()),
             None => self
