@@ -360,7 +360,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
-        net: None,
+        net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: None,
         start: session::<SwedishCannonChess>,
     },
