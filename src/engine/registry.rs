@@ -379,7 +379,8 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         xboard: Some(SWEDISH_XBOARD),
         bench: &[],
-        net: None,
+        // The two-cannon game's net: the one-cannon game shares it (`shares_net_of`).
+        net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: Some("swedishcannon"),
         start: session::<SwedishCannonChess>,
     },
