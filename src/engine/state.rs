@@ -277,6 +277,12 @@ impl EngineState {
         Ok(self.net_description())
     }
 
+    /// Whether the current variant's net is the one loaded from `path` (a net of another game
+    /// is kept for that game, not used now).
+    pub fn uses_net_from(&self, path: &str) -> bool {
+        self.net.as_ref().is_some_and(|l| l.source == path)
+    }
+
     /// The net of the current variant, if it has one (whether or not `Use NNUE` is on).
     pub fn net(&self) -> Option<&Network> {
         self.net.as_ref().map(|l| l.net.as_ref())

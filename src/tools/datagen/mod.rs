@@ -266,7 +266,14 @@ fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, Stri
                 state.set_use_nnue(parse_bool(USE_NNUE, value)?);
             }
             l if l.eq_ignore_ascii_case(EVAL_FILE) => {
-                state.load_eval_file(value)?;
+                let said = state.load_eval_file(value)?;
+                // The engine keeps a net of another game for later; datagen plays one game.
+                if !value.is_empty() && !state.uses_net_from(value) {
+                    return Err(format!(
+                        "{EVAL_FILE} {value} is not a net of {}: {said}",
+                        state.variant().game.name
+                    ));
+                }
             }
             "threads" => {
                 return Err(
@@ -938,6 +945,23 @@ mod tests {
         assert!(e.text.contains("eval net embedded for chess"), "{}", e.text);
         let e = engine(chess, &["Use NNUE=false".into()]).unwrap();
         assert!(e.opts.nnue.is_none() && e.text.contains("eval hand-written;"));
+        // A net of another game is refused (the engine would keep it for that game and go on
+        // with this one's), naming the game it is for.
+        let dir = std::env::temp_dir().join(format!("cannonade-dg-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let chess_net = dir.join("chess.nnue");
+        std::fs::write(&chess_net, chess.net.unwrap()).unwrap();
+        let swedish = registry::find("swedishcannon").unwrap();
+        let e = engine(swedish, &[format!("EvalFile={}", chess_net.display())])
+            .err()
+            .unwrap();
+        assert!(
+            e.contains("is not a net of swedishcannon") && e.contains("for chess"),
+            "{e}"
+        );
+        let e = engine(chess, &[format!("EvalFile={}", chess_net.display())]).unwrap();
+        assert!(e.text.contains("chess.nnue for chess"), "{}", e.text);
+        std::fs::remove_dir_all(&dir).unwrap();
         // A rule switch of another game is not one of this game's rules.
         let e = engine(chess, &[format!("{}=true", rule.name)])
             .err()
