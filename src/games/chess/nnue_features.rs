@@ -144,13 +144,23 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         if f >= 2 * kinds * n {
             return None;
         }
-        let files = self.t.geo.files();
+        let geo = &self.t.geo;
         let square = f % n;
+        // Files count from the board's own left edge, which is not the word's where the word
+        // holds more than the board (Chesstonia's board is files c..j of a 12-file word, its
+        // machinery beside it): a chess net's e1 king is Chesstonia's king on its board's e1.
+        // The machinery squares are no square of a board and mean nothing another game has.
+        if !geo.is_valid(Square::new(square as u8)) {
+            return None;
+        }
+        let first_file = (0..geo.files())
+            .find(|&file| geo.file_mask(file).any())
+            .unwrap_or(0);
         Some(FeatureMeaning {
             theirs: f >= kinds * n,
             piece: R::ROLES[(f / n) % kinds].letter(),
-            file: (square % files) as u8,
-            rank: (square / files) as u8,
+            file: (square % geo.files() - first_file) as u8,
+            rank: (square / geo.files()) as u8,
         })
     }
 }
@@ -259,6 +269,43 @@ mod tests {
             swedish.feature_meaning(swedish.feature_count() as u32),
             None
         );
+    }
+
+    #[test]
+    fn chesstonia_features_mean_squares_of_its_board_not_of_the_word() {
+        use crate::games::chess::ChesstoniaChess;
+        // Chesstonia's board is files c..j of its 12-file word: for White, its kings on the
+        // board's e1 and e8 mean what chess's kings there mean. Black sees Chesstonia's board
+        // turned half a circle (the machinery mirrors that way), chess's flipped top to bottom,
+        // so for Black the same king stands on the mirrored file: d instead of e.
+        let chess: Chess = new_game("chess").unwrap();
+        let tonia: ChesstoniaChess = new_game("chesstonia").unwrap();
+        for side in Color::BOTH {
+            for owner in Color::BOTH {
+                let king = Piece::new(owner, Role::King);
+                let sq = chess.king_square(owner);
+                let mut expected = chess.feature_meaning(chess.piece_feature(side, king, sq));
+                if side == Color::Black {
+                    expected = expected.map(|m| FeatureMeaning {
+                        file: 7 - m.file,
+                        ..m
+                    });
+                }
+                let sq = tonia.king_square(owner);
+                let in_tonia = tonia.feature_meaning(tonia.piece_feature(side, king, sq));
+                assert!(expected.is_some());
+                assert_eq!(in_tonia, expected, "{owner:?} king for {side:?}");
+            }
+        }
+        let mut active = Vec::new();
+        tonia.active_features(Color::White, &mut active);
+        let board_pieces = active
+            .iter()
+            .filter(|&&f| tonia.feature_meaning(f).is_some())
+            .count();
+        // The 32 chess pieces; the cannons and projectiles stand beside the board.
+        assert_eq!(board_pieces, 32);
+        assert!(active.len() > 32);
     }
 
     #[test]
