@@ -306,7 +306,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
-        net: None,
+        net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: None,
         start: session::<CannonriderChess>,
     },
@@ -341,7 +341,8 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
-        net: None,
+        // The pawn game's net: the Scorpion game shares it (`shares_net_of`).
+        net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: Some("cannonrider"),
         start: session::<CannonriderChess>,
     },

@@ -677,8 +677,9 @@ mod tests {
                     m.is_some()
                 })
                 .count();
-            // The board's features at least (all but the counts in reserve) are described.
-            assert!(described * 10 > mine.feature_count() * 9, "{}", v.game.name);
+            // The board's features at least are described: all but the counts in reserve and
+            // the holes (Cannonrider's board has 12 of its word's 80 squares).
+            assert!(described * 4 > mine.feature_count() * 3, "{}", v.game.name);
         }
         assert!(
             shared > 0,
