@@ -479,7 +479,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
-        net: None,
+        net: Some(include_bytes!("../../nets/chesstonia.nnue")),
         shares_net_of: None,
         start: session::<ChesstoniaChess>,
     },
