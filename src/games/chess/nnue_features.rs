@@ -146,21 +146,21 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         }
         let geo = &self.t.geo;
         let square = f % n;
-        // Files count from the board's own left edge, which is not the word's where the word
-        // holds more than the board (Chesstonia's board is files c..j of a 12-file word, its
-        // machinery beside it): a chess net's e1 king is Chesstonia's king on its board's e1.
-        // The machinery squares are no square of a board and mean nothing another game has.
+        // Files and ranks count from the board's own edges, which are not the word's where
+        // the word holds more than the board (Chesstonia's board is files c..j of a 12-file
+        // word, its machinery beside it): a chess net's e1 king is Chesstonia's king on its
+        // board's e1. Squares that are no square of the board (the machinery's, holes) mean
+        // nothing another game has.
         if !geo.is_valid(Square::new(square as u8)) {
             return None;
         }
-        let first_file = (0..geo.files())
-            .find(|&file| geo.file_mask(file).any())
-            .unwrap_or(0);
+        let first_file = (0..geo.files()).find(|&i| geo.file_mask(i).any());
+        let first_rank = (0..geo.ranks()).find(|&i| geo.rank_mask(i).any());
         Some(FeatureMeaning {
             theirs: f >= kinds * n,
             piece: R::ROLES[(f / n) % kinds].letter(),
-            file: (square % geo.files() - first_file) as u8,
-            rank: (square / geo.files()) as u8,
+            file: (geo.file_of(Square::new(square as u8)) - first_file.unwrap_or(0)) as u8,
+            rank: (square / geo.files() - first_rank.unwrap_or(0)) as u8,
         })
     }
 }
