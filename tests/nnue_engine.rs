@@ -230,7 +230,8 @@ fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
     let mut e = Engine::start();
     e.send("uci").unwrap();
     e.until(ANSWER, |l| l == "uciok").unwrap();
-    e.send("setoption name UCI_Variant value cannon").unwrap();
+    e.send("setoption name UCI_Variant value cannonshogi")
+        .unwrap();
     // Left at its default, the option brings no note about the missing net.
     let lines = e.sync_uci().unwrap();
     assert!(!lines.iter().any(|l| l.contains("has no net")), "{lines:?}");
@@ -238,14 +239,26 @@ fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
     let lines = e.sync_uci().unwrap();
     assert!(
         lines.len() == 1
-            && lines[0].starts_with("info string Use NNUE: variant cannon has no net")
+            && lines[0].starts_with("info string Use NNUE: variant cannonshogi has no net")
             && lines[0].contains("hand-written evaluation is used"),
         "{lines:?}"
     );
     e.send("eval").unwrap();
     let lines = e.sync_uci().unwrap();
     assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
-    // Choosing another game without a net says it again.
+    // A game with a net (Whitcher's Cannon) brings no such note and is searched with its net...
+    e.send("setoption name UCI_Variant value cannon").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(!lines.iter().any(|l| l.contains("has no net")), "{lines:?}");
+    e.send("eval").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Search evaluation: NNUE")),
+        "{lines:?}"
+    );
+    // ...and choosing the game without a net again says it again.
     e.send("setoption name UCI_Variant value cannonshogi")
         .unwrap();
     let lines = e.sync_uci().unwrap();
@@ -293,7 +306,7 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
         assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
     }
     // Use NNUE where the game has no net: a message the GUI shows.
-    e.send("variant cannon").unwrap();
+    e.send("variant cannonshogi").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(
         !lines.iter().any(|l| l.starts_with("telluser")),
@@ -304,7 +317,7 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("telluser Use NNUE: variant cannon has no net")),
+            .any(|l| l.starts_with("telluser Use NNUE: variant cannonshogi has no net")),
         "{lines:?}"
     );
     // Back to chess: the net loaded for it is still there, and now used.

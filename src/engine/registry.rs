@@ -280,7 +280,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
-        net: None,
+        net: Some(include_bytes!("../../nets/cannon.nnue")),
         shares_net_of: None,
         start: session::<CannonPosition>,
     },

@@ -305,8 +305,8 @@ impl EngineState {
 
     /// What to tell the user who turned `Use NNUE` on when the current variant has no net
     /// (the hand-written evaluation is used then); `None` otherwise, and `None` when the
-    /// option is on only by default: most variants have no net yet, and a popup on choosing
-    /// each of them would tell a player nothing they asked about.
+    /// option is on only by default: a game without a net (Cannon Shogi today) would bring a
+    /// popup on each choice of it, telling a player nothing they asked about.
     pub fn nnue_missing(&self) -> Option<String> {
         (self.use_nnue && self.nnue_asked && self.net.is_none()).then(|| {
             format!(
