@@ -269,6 +269,15 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// insufficient material, a captured town.
     fn rule_outcome(&self) -> Option<Outcome>;
 
+    /// A game end that the position shows by itself, without its history or its moves (a
+    /// captured town): cheap enough to ask at every node, quiescence included, so that no
+    /// evaluation is asked to judge a game that is already over (a net knows nothing of
+    /// endings; it was trained on positions of games still being played). Part of
+    /// [`Game::rule_outcome`] in the games that have one; `None` (the default) elsewhere.
+    fn decided_outcome(&self) -> Option<Outcome> {
+        None
+    }
+
     /// The result when the side to move has no legal move (mate, or the game's stalemate rule).
     fn no_moves_outcome(&self) -> Outcome;
 

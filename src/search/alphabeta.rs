@@ -1141,6 +1141,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.stopped {
             return 0;
         }
+        // A game already over (a taken town) is scored as such, not evaluated.
+        if let Some(o) = self.pos.decided_outcome() {
+            return outcome_score(o, ply);
+        }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE {
             return if in_check { 0 } else { self.static_eval(ply) };

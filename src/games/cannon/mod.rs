@@ -140,13 +140,19 @@ impl Game for CannonPosition {
     }
 
     fn rule_outcome(&self) -> Option<Outcome> {
-        if self.town_taken(self.side) {
-            return Some(Outcome::Loss(EndReason::TownTaken));
+        if let Some(o) = self.decided_outcome() {
+            return Some(o);
         }
         if self.repetitions(usize::MAX) >= 2 {
             return Some(Outcome::Draw(EndReason::Repetition));
         }
         None
+    }
+
+    /// The side to move's town was taken: the game ended with the last move.
+    fn decided_outcome(&self) -> Option<Outcome> {
+        self.town_taken(self.side)
+            .then_some(Outcome::Loss(EndReason::TownTaken))
     }
 
     fn no_moves_outcome(&self) -> Outcome {

@@ -933,10 +933,12 @@ mod tests {
         }
         // The evaluation that scores the data is named in the settings: the hand-written one
         // where the game has no net or Use NNUE is off.
-        let e = engine(cannon, &[]).unwrap();
+        let shogi = registry::find("cannonshogi").unwrap();
+        let e = engine(shogi, &[]).unwrap();
         assert!(e.opts.nnue.is_none());
         assert!(e.text.contains("eval hand-written;"), "{}", e.text);
         let e = engine(cannon, &["use nnue=false".into()]).unwrap();
+        assert!(e.opts.nnue.is_none());
         assert!(e.text.contains("eval hand-written;"), "{}", e.text);
         // Chess has an embedded net, used by default and named; Use NNUE=false turns it off.
         let chess = registry::find("chess").unwrap();
