@@ -390,8 +390,14 @@ fn shots_read_in_two_legs_and_in_uci_also_one() {
 fn taking_the_town_by_a_shot_ends_the_game() {
     let mut p = position("Se6 Se7 Se8 se2 Tb1 te10", 'w');
     assert_eq!(p.rule_outcome(), None);
+    assert_eq!(p.decided_outcome(), None);
     play(&mut p, "e8e10");
     assert_eq!(p.rule_outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
+    // The search's quiescence asks this instead of the evaluation (a net cannot tell).
+    assert_eq!(
+        p.decided_outcome(),
+        Some(Outcome::Loss(EndReason::TownTaken))
+    );
     assert_eq!(p.outcome(), Some(Outcome::Loss(EndReason::TownTaken)));
     assert!(
         strings(&p, Notation::Uci).is_empty(),
