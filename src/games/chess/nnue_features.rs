@@ -151,7 +151,8 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         // word, its machinery beside it): a chess net's e1 king is Chesstonia's king on its
         // board's e1. Squares that are no square of the board (the machinery's, holes) mean
         // nothing another game has.
-        if !geo.is_valid(Square::new(square as u8)) {
+        let sq = Square::new(square as u8);
+        if !geo.is_valid(sq) {
             return None;
         }
         let first_file = (0..geo.files()).find(|&i| geo.file_mask(i).any());
@@ -159,8 +160,8 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         Some(FeatureMeaning {
             theirs: f >= kinds * n,
             piece: R::ROLES[(f / n) % kinds].letter(),
-            file: (geo.file_of(Square::new(square as u8)) - first_file.unwrap_or(0)) as u8,
-            rank: (square / geo.files() - first_rank.unwrap_or(0)) as u8,
+            file: (geo.file_of(sq) - first_file.unwrap_or(0)) as u8,
+            rank: (geo.rank_of(sq) - first_rank.unwrap_or(0)) as u8,
         })
     }
 }
