@@ -225,47 +225,47 @@ fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every game has an embedded net (a game without one is tested in the engine state's unit
+/// tests): `Use NNUE` names the net it turns on and the evaluation it falls back to, and a
+/// variant chosen while it is off is searched by hand until it is turned on again.
 #[test]
-fn uci_use_nnue_without_a_net_says_so_and_keeps_the_hand_written_evaluation() {
+fn uci_use_nnue_names_the_net_it_turns_on_and_the_fallback_it_turns_off() {
     let mut e = Engine::start();
     e.send("uci").unwrap();
     e.until(ANSWER, |l| l == "uciok").unwrap();
+    for variant in ["cannonshogi", "cannon"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"))
+            .unwrap();
+        // Left at its default the option brings no note: a net is there and used.
+        let lines = e.sync_uci().unwrap();
+        assert!(!lines.iter().any(|l| l.contains("Use NNUE")), "{lines:?}");
+        e.send("eval").unwrap();
+        let lines = e.sync_uci().unwrap();
+        assert!(
+            lines.contains(&"Search evaluation: NNUE".to_string())
+                && lines.iter().any(|l| l.starts_with("NNUE evaluation: ")
+                    && l.contains(&format!("net embedded for {variant} ("))),
+            "{lines:?}"
+        );
+    }
+    e.send("setoption name Use NNUE value false").unwrap();
+    let lines = e.sync_uci().unwrap();
+    assert_eq!(
+        lines,
+        ["info string hand-written evaluation (Use NNUE is off)"]
+    );
     e.send("setoption name UCI_Variant value cannonshogi")
         .unwrap();
-    // Left at its default, the option brings no note about the missing net.
+    e.sync_uci().unwrap();
+    e.send("eval").unwrap();
     let lines = e.sync_uci().unwrap();
-    assert!(!lines.iter().any(|l| l.contains("has no net")), "{lines:?}");
+    assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
     e.send("setoption name Use NNUE value true").unwrap();
     let lines = e.sync_uci().unwrap();
     assert!(
         lines.len() == 1
-            && lines[0].starts_with("info string Use NNUE: variant cannonshogi has no net")
-            && lines[0].contains("hand-written evaluation is used"),
-        "{lines:?}"
-    );
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
-    assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
-    // A game with a net (Whitcher's Cannon) brings no such note and is searched with its net...
-    e.send("setoption name UCI_Variant value cannon").unwrap();
-    let lines = e.sync_uci().unwrap();
-    assert!(!lines.iter().any(|l| l.contains("has no net")), "{lines:?}");
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("Search evaluation: NNUE")),
-        "{lines:?}"
-    );
-    // ...and choosing the game without a net again says it again.
-    e.send("setoption name UCI_Variant value cannonshogi")
-        .unwrap();
-    let lines = e.sync_uci().unwrap();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("variant cannonshogi has no net")),
+            && lines[0]
+                .starts_with("info string NNUE evaluation with net embedded for cannonshogi"),
         "{lines:?}"
     );
 }
@@ -305,7 +305,8 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
         let lines = e.sync_xboard().unwrap();
         assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
     }
-    // Use NNUE where the game has no net: a message the GUI shows.
+    // Another game: its own embedded net, named in a comment line (no popup); the net loaded
+    // for chess stays chess's.
     e.send("variant cannonshogi").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(
@@ -315,9 +316,8 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     e.send("option Use NNUE=1").unwrap();
     let lines = e.sync_xboard().unwrap();
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("telluser Use NNUE: variant cannonshogi has no net")),
+        lines.len() == 1
+            && lines[0].starts_with("# NNUE evaluation with net embedded for cannonshogi ("),
         "{lines:?}"
     );
     // Back to chess: the net loaded for it is still there, and now used.

@@ -13,6 +13,7 @@ use crate::games::{Game, GameError, Variant};
 pub const DEFAULT_VARIANT: &str = "chess";
 
 /// One variant: what the game type needs ([`Variant`]) and what protocols and tools need.
+#[derive(Clone)]
 pub struct VariantInfo {
     /// Name, board, hand, start position and rule switches: what the game type is started
     /// with.
@@ -69,6 +70,17 @@ impl VariantInfo {
         self.net.and_then(|bytes| {
             crate::nnue::Network::from_bytes_for(bytes, self.net_name(), feature_count).ok()
         })
+    }
+
+    /// This variant as it was before a net won it its place: the same game with no embedded
+    /// net. Every registered game has a net, so the engine's answers for a game without one
+    /// (a new game, until a net beats its hand-written evaluation) are tested with this.
+    #[cfg(test)]
+    pub(crate) fn without_net(&'static self) -> &'static VariantInfo {
+        Box::leak(Box::new(VariantInfo {
+            net: None,
+            ..self.clone()
+        }))
     }
 
     /// A position of this variant at its start, for callers that know the game type (tests,
@@ -143,6 +155,7 @@ pub enum XBoardSlot {
 
 /// How XBoard is told about a game it does not know: the CECP `setup` command (board size,
 /// holdings, parent variant, letters, start position) and `piece` commands.
+#[derive(Clone)]
 pub struct XBoardSetup {
     /// Our upper-case letters and the XBoard slot (image) each one uses.
     pub slots: &'static [(char, XBoardSlot)],
@@ -440,7 +453,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             legality_testing: false,
         }),
         bench: &[],
-        net: None,
+        net: Some(include_bytes!("../../nets/cannonshogi.nnue")),
         shares_net_of: None,
         start: session::<CannonShogi>,
     },

@@ -305,8 +305,9 @@ impl EngineState {
 
     /// What to tell the user who turned `Use NNUE` on when the current variant has no net
     /// (the hand-written evaluation is used then); `None` otherwise, and `None` when the
-    /// option is on only by default: a game without a net (Cannon Shogi today) would bring a
-    /// popup on each choice of it, telling a player nothing they asked about.
+    /// option is on only by default: a game without a net (a new game, until a net of its own
+    /// wins) would bring a popup on each choice of it, telling a player nothing they asked
+    /// about.
     pub fn nnue_missing(&self) -> Option<String> {
         (self.use_nnue && self.nnue_asked && self.net.is_none()).then(|| {
             format!(
@@ -418,6 +419,38 @@ fn in_range(n: usize, min: usize, max: usize) -> Result<usize, OutOfRange> {
 mod tests {
     use super::*;
     use crate::games::Notation;
+
+    /// A game without a net plays with the hand-written evaluation whatever `Use NNUE` says,
+    /// and says so only to a user who turned the option on: again when such a game is chosen
+    /// later, never for a game with a net, never once the option is off.
+    #[test]
+    fn a_game_without_a_net_is_hand_written_and_told_only_to_who_asked() {
+        let mut s = EngineState::new();
+        assert!(
+            s.options().nnue.is_some(),
+            "chess is searched with its net by default"
+        );
+        let bare = registry::find("cannonshogi").unwrap().without_net();
+        s.select_variant(bare).unwrap();
+        assert!(s.net().is_none() && s.options().nnue.is_none());
+        assert_eq!(s.net_description(), "no net for cannonshogi");
+        assert_eq!(s.nnue_missing(), None, "on by default: nothing to tell");
+        s.set_use_nnue(true);
+        assert!(s.options().nnue.is_none());
+        let told = s.nnue_missing().expect("the user asked for a net");
+        assert!(
+            told.starts_with("Use NNUE: variant cannonshogi has no net")
+                && told.ends_with("the hand-written evaluation is used"),
+            "{told}"
+        );
+        let with_net = registry::find("cannon").unwrap();
+        s.select_variant(with_net).unwrap();
+        assert!(s.options().nnue.is_some() && s.nnue_missing().is_none());
+        s.select_variant(bare).unwrap();
+        assert!(s.nnue_missing().is_some(), "chosen again, told again");
+        s.set_use_nnue(false);
+        assert!(s.nnue_missing().is_none() && s.options().nnue.is_none());
+    }
 
     /// Perft 2 of a crowded Cannon middle game under a state whose user chose
     /// `CannonClearShot=clear` before choosing the game (docs/rules/cannon.md counts 1505

@@ -118,7 +118,7 @@ impl Outcome {
 /// that plays it: the data a game needs to start, so that no game module looks a variant up by
 /// name. Several variants may share one game type (two Swedish Cannon games, say); what tells
 /// them apart is here.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Variant {
     /// The name used by `UCI_Variant`, `--variant` and (unless the registry says otherwise)
     /// XBoard.

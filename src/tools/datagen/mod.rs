@@ -933,8 +933,8 @@ mod tests {
         }
         // The evaluation that scores the data is named in the settings: the hand-written one
         // where the game has no net or Use NNUE is off.
-        let shogi = registry::find("cannonshogi").unwrap();
-        let e = engine(shogi, &[]).unwrap();
+        let bare = registry::find("cannonshogi").unwrap().without_net();
+        let e = engine(bare, &[]).unwrap();
         assert!(e.opts.nnue.is_none());
         assert!(e.text.contains("eval hand-written;"), "{}", e.text);
         let e = engine(cannon, &["use nnue=false".into()]).unwrap();
