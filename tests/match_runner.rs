@@ -39,10 +39,13 @@ fn run(words: &str) -> MatchSummary {
 /// One game from `fen` between two fake engines.
 fn one_game(test: &str, fen: &str, white: &str, black: &str, extra: &str) -> MatchSummary {
     let epd = temp_file(test, "o.epd", &format!("{fen}\n"));
-    run(&format!(
+    let summary = run(&format!(
         "{white} {black} -each tc=10+0.1 -openings file={} {extra}",
         epd.display()
-    ))
+    ));
+    // The opening file is read when the match starts; its folder goes with the game.
+    let _ = std::fs::remove_dir_all(epd.parent().unwrap());
+    summary
 }
 
 #[test]
@@ -61,6 +64,7 @@ fn checkmate_ends_the_game_and_pgn_has_san() {
     assert_eq!(r.reason, "White mates");
     assert_eq!(r.termination, Termination::Normal);
     let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
     for want in [
         "[White \"A\"]",
         "[Black \"B\"]",
@@ -361,6 +365,7 @@ fn one_game_at_a_time_finishes_before_the_next_starts_and_same_names_are_told_ap
         "{stdout}"
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
     assert_eq!(
         text.matches(&format!("[White \"{a}\"]")).count(),
         2,
