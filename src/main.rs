@@ -1,6 +1,7 @@
 //! The `cannonade` command: the protocol loop by default, and tools as subcommands.
 
 use cannonade::engine::registry::{self, VARIANTS};
+use cannonade::engine::EngineState;
 use cannonade::games::Notation;
 use cannonade::tools::datagen::{self, DatagenSpec, SearchLimit, Shard};
 use clap::{Parser, Subcommand};
@@ -34,7 +35,7 @@ enum Command {
         /// Moves to play first, space separated, in UCI notation.
         #[arg(long, default_value = "")]
         moves: String,
-        /// A rule switch, NAME=VALUE (true/false); may be repeated.
+        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// Threads to split the root moves over.
@@ -71,7 +72,7 @@ enum Command {
         max_score: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// A rule switch, NAME=VALUE (true/false); may be repeated.
+        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
@@ -118,26 +119,12 @@ enum Command {
     },
 }
 
-fn parse_bool(s: &str) -> Option<bool> {
-    match s.to_ascii_lowercase().as_str() {
-        "true" | "1" | "on" | "yes" => Some(true),
-        "false" | "0" | "off" | "no" => Some(false),
-        _ => None,
-    }
-}
-
-fn parse_rule_options(options: &[String]) -> Result<Vec<(String, bool)>, String> {
-    options
-        .iter()
-        .map(|opt| {
-            let (name, value) = opt
-                .split_once('=')
-                .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-            let value = parse_bool(value)
-                .ok_or_else(|| format!("option {name}: '{value}' is not true or false"))?;
-            Ok((name.to_string(), value))
-        })
-        .collect()
+/// The engine for one game with the command line's `--option NAME=VALUE`s, set through the
+/// engine's option table as the protocols set them.
+fn engine_for(variant: &str, options: &[String]) -> Result<EngineState, String> {
+    let info = registry::find(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
+    EngineState::for_tool(info, options).map_err(|e| e.to_string())
 }
 
 fn run_perft(
@@ -148,14 +135,8 @@ fn run_perft(
     options: &[String],
     threads: usize,
 ) -> Result<(), String> {
-    let info = registry::find(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
-    let mut session = info.new_session();
-    for (name, value) in parse_rule_options(options)? {
-        session
-            .set_rule_option(&name, value)
-            .map_err(|e| format!("option {name}: {e}"))?;
-    }
+    let mut state = engine_for(variant, options)?;
+    let session = state.session_mut();
     let moves: Vec<&str> = moves.split_whitespace().collect();
     session
         .set_position(fen, &moves, Notation::Uci)
@@ -197,18 +178,16 @@ fn run_openings(
     seed: u64,
     options: &[String],
 ) -> Result<(), String> {
-    let info = registry::find(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (see `cannonade variants`)"))?;
+    let state = engine_for(variant, options)?;
     let spec = cannonade::tools::openings::OpeningSpec {
         count,
         plies,
         depth,
         max_score_cp,
         seed,
-        options: parse_rule_options(options)?,
     };
     // Positions are printed as they are found, so a long run shows its progress.
-    cannonade::tools::openings::generate(info, &spec, |fen| println!("{fen}"))?;
+    cannonade::tools::openings::generate(state.session(), &spec, |fen| println!("{fen}"))?;
     Ok(())
 }
 

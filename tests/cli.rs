@@ -80,7 +80,23 @@ fn bad_input_gives_a_message_and_a_failure_code() {
         ),
         (
             &["perft", "--depth", "2", "--option", "Nonsense=true"],
-            "unknown rule option",
+            "unknown option 'Nonsense'",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "CannonClearShot=true"],
+            "option CannonClearShot: not a rule of chess",
+        ),
+        (
+            &[
+                "perft",
+                "--variant",
+                "cannon",
+                "--depth",
+                "2",
+                "--option",
+                "CannonClearShot=perhaps",
+            ],
+            "option CannonClearShot: 'perhaps' is not true or false",
         ),
         (
             &["perft", "--depth", "2", "--option", "novalue"],

@@ -158,7 +158,7 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
         let lines = e.sync_uci().unwrap();
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("info string error: EvalFile")
+            lines[0].starts_with("info string error: option EvalFile: ")
                 && lines[0].contains(why)
                 && lines[0].contains(&format!("keeping {described}")),
             "{}: {lines:?}",
@@ -295,7 +295,7 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
         let lines = e.sync_xboard().unwrap();
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("Error (EvalFile")
+            lines[0].starts_with("Error (option EvalFile: ")
                 && lines[0].contains(why)
                 && lines[0].contains(&format!("keeping {described}")),
             "{}: {lines:?}",

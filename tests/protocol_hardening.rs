@@ -70,7 +70,7 @@ fn xboard_memory_beyond_the_machine_is_refused_and_the_engine_plays_on() {
     // can. Either way the engine lives on and plays.
     let out = run_xb(&mut e, &["memory 65536", "memory 65536"]);
     for l in &out {
-        assert!(l.starts_with("Error (cannot allocate"), "{out:?}");
+        assert!(l.starts_with("Error (option Hash: cannot allocate"), "{out:?}");
     }
     // Resident memory stays small whatever was granted: the table is touched only as used.
     if let Some(mb) = e.rss_mb() {
@@ -390,8 +390,8 @@ fn a_table_the_address_space_cannot_hold_is_refused_in_both_protocols() {
     assert_eq!(
         out,
         vec![
-            "Error (cannot allocate 30000 MB for the hash table; the table stays at 16 MB): \
-             memory 30000"
+            "Error (option Hash: cannot allocate 30000 MB for the hash table; the table stays \
+             at 16 MB): memory 30000"
         ]
     );
     assert!(!xb_play(&mut e, &["sd 3", "usermove e2e4"]).is_empty());

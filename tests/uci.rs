@@ -286,7 +286,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         ),
         (
             "setoption name UCI_Variant value tiddlywinks",
-            "unknown variant",
+            "'tiddlywinks' is not one of chess, cannon",
         ),
         ("setoption name No Such Option value 3", "unknown option"),
         ("setoption Hash 3", "setoption"),

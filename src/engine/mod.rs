@@ -3,9 +3,11 @@
 //! ([`EngineState`]). Protocols and tools choose a game by name here at
 //! run time; the work inside a session is monomorphised per game.
 
+pub mod options;
 pub mod registry;
 pub mod session;
 pub mod state;
+pub mod text;
 
 pub use registry::{VariantInfo, VARIANTS};
 pub use session::{apply_moves, Coord, GameSession, MoveFacts, MoveText, Session};

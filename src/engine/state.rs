@@ -7,38 +7,18 @@
 //! old size) are written once. Each adapter keeps only its protocol's wording of the answers
 //! and its own protocol state (XBoard's clocks, force mode, move history; UCI's `Ponder`).
 
-use crate::engine::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::options::{
+    self, Changed, OptionError, DEFAULT_HASH_MB, EVAL_FILE, USE_NNUE, USE_NNUE_DEFAULT,
+};
+use crate::engine::registry::{self, VariantInfo};
 use crate::engine::Session;
-use crate::games::RuleOption;
 use crate::nnue::Network;
 use crate::search::{SearchOptions, TranspositionTable};
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-/// The table size a new engine starts with, in MB.
-pub const DEFAULT_HASH_MB: usize = 16;
-/// The most search threads either protocol accepts.
-pub const MAX_THREADS: usize = 256;
-/// The most lines (MultiPV) either protocol accepts.
-pub const MAX_MULTIPV: usize = 256;
-
-/// The engine option that switches evaluation to material alone: the baseline each game's
-/// evaluation is measured against in matches (see `SearchOptions::material_only`).
-pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
-
-/// The engine option that turns the learned evaluation on (UCI `Use NNUE`, the same XBoard
-/// option).
-pub const USE_NNUE: &str = "Use NNUE";
-
-/// `Use NNUE` is on by default: a variant evaluates with its net where one is embedded (one
-/// becomes embedded only when it beats the hand-written evaluation in games, docs/nnue.md)
-/// and with the hand-written evaluation where none is.
-pub const USE_NNUE_DEFAULT: bool = true;
-
-/// The engine option naming a net file to evaluate the current variant with (UCI `EvalFile`,
-/// the same XBoard option).
-pub const EVAL_FILE: &str = "EvalFile";
+use crate::engine::text::clip;
 
 /// A net and where it came from, for the messages that name it.
 #[derive(Clone)]
@@ -48,11 +28,26 @@ struct LoadedNet {
     source: String,
 }
 
-/// A value outside the range an option accepts; the option keeps its value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct OutOfRange {
-    pub min: usize,
-    pub max: usize,
+/// Which evaluation the search will use, as the adapters tell the user after a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvaluatorNote {
+    /// The user turned `Use NNUE` on and the current game has no net (the text says so and
+    /// what to do); the hand-written evaluation is used.
+    Missing(String),
+    /// The net used, described.
+    Nnue(String),
+    /// `Use NNUE` is off.
+    HandWritten,
+}
+
+impl fmt::Display for EvaluatorNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvaluatorNote::Missing(note) => f.write_str(note),
+            EvaluatorNote::Nnue(net) => write!(f, "NNUE evaluation with {net}"),
+            EvaluatorNote::HandWritten => f.write_str("hand-written evaluation (Use NNUE is off)"),
+        }
+    }
 }
 
 /// The settings and game both protocol adapters keep (see the module documentation).
@@ -67,6 +62,8 @@ pub struct EngineState {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     opts: SearchOptions,
+    /// The `Ponder` option: only tells that the GUI may send ponder searches.
+    ponder: bool,
     /// The `Use NNUE` option.
     use_nnue: bool,
     /// The user turned `Use NNUE` on (rather than leaving the default): only then is a
@@ -96,6 +93,7 @@ impl EngineState {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             hash_mb: DEFAULT_HASH_MB,
             opts: SearchOptions::default(),
+            ponder: false,
             use_nnue: USE_NNUE_DEFAULT,
             nnue_asked: false,
             net: None,
@@ -177,28 +175,63 @@ impl EngineState {
         &self.opts
     }
 
-    pub fn set_threads(&mut self, n: usize) -> Result<(), OutOfRange> {
-        self.opts.threads = in_range(n, 1, MAX_THREADS)?;
-        Ok(())
+    /// The search options, for the option table's actions.
+    pub(crate) fn search_options_mut(&mut self) -> &mut SearchOptions {
+        &mut self.opts
     }
 
-    pub fn set_multipv(&mut self, n: usize) -> Result<(), OutOfRange> {
-        self.opts.multipv = in_range(n, 1, MAX_MULTIPV)?;
-        Ok(())
+    pub fn ponder(&self) -> bool {
+        self.ponder
     }
 
-    /// Time kept back from every move; the protocol that offers it bounds it.
-    pub fn set_move_overhead(&mut self, overhead: Duration) {
-        self.opts.move_overhead = overhead;
+    pub(crate) fn set_ponder(&mut self, on: bool) {
+        self.ponder = on;
     }
 
-    pub fn set_material_only(&mut self, on: bool) {
-        self.opts.material_only = on;
+    /// Sets the option `name` (any case) from its text, as a GUI or a command line sends it
+    /// (see [`options::parse_value`]). Returns the option and what the adapter still has to do;
+    /// refused, it changes nothing.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(&'static options::EngineOption, Changed), OptionError> {
+        let opt = options::find(name).ok_or_else(|| OptionError::Unknown(clip(name)))?;
+        let changed = opt.set(self, value)?;
+        Ok((opt, changed))
+    }
+
+    /// The engine a command-line tool runs for one game: `variant` at its start, with the
+    /// `NAME=VALUE` options given (`--option`), each set through the option table. A rule switch
+    /// of another game is refused here (only one game is played).
+    pub fn for_tool(
+        variant: &'static VariantInfo,
+        settings: &[String],
+    ) -> Result<EngineState, OptionError> {
+        let mut state = EngineState::new();
+        state
+            .select_variant(variant)
+            .map_err(|reason| OptionError::Refused {
+                name: options::UCI_VARIANT,
+                reason,
+            })?;
+        for arg in settings {
+            let (name, value) = options::split_name_value(arg)?;
+            let opt = options::find(name).ok_or_else(|| OptionError::Unknown(clip(name)))?;
+            if options::is_rule_switch(opt.name) && !state.plays_rule_option(opt.name) {
+                return Err(OptionError::Refused {
+                    name: opt.name,
+                    reason: format!("not a rule of {}", variant.game.name),
+                });
+            }
+            opt.set(&mut state, Some(value))?;
+        }
+        Ok(state)
     }
 
     /// Turns the learned evaluation on or off. On, it is used only where the current variant
     /// has a net; see [`EngineState::nnue_missing`].
-    pub fn set_use_nnue(&mut self, on: bool) {
+    pub(crate) fn set_use_nnue(&mut self, on: bool) {
         self.use_nnue = on;
         self.nnue_asked = on;
         self.sync_nnue();
@@ -216,18 +249,21 @@ impl EngineState {
     /// for a variant this build does not play or for another feature count is refused with the
     /// reason, and the current net stays. An empty path goes back to the net embedded for the
     /// current variant (if any).
-    pub fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
+    pub(crate) fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
         let mine = self.variant.net_name();
         if path.trim().is_empty() {
             self.user_nets.retain(|(v, _)| *v != mine);
             self.choose_net();
             return Ok(self.net_description());
         }
+        // The reason names the file once (a file that cannot be read is named by its error).
         let refuse = |e: String| {
-            format!(
-                "{EVAL_FILE} {path}: {e}; keeping {}",
-                self.net_description()
-            )
+            let e = if e.contains(path) {
+                e
+            } else {
+                format!("{path}: {e}")
+            };
+            format!("{e}; keeping {}", self.net_description())
         };
         let net = Network::load(Path::new(path)).map_err(|e| refuse(e.to_string()))?;
         let owner = match registry::find(net.variant()) {
@@ -283,6 +319,14 @@ impl EngineState {
         self.net.as_ref().is_some_and(|l| l.source == path)
     }
 
+    /// The game a net the user loaded from `path` is kept for, if one was.
+    pub fn game_of_net_from(&self, path: &str) -> Option<&'static str> {
+        self.user_nets
+            .iter()
+            .find(|(_, l)| l.source == path)
+            .map(|(game, _)| *game)
+    }
+
     /// The net of the current variant, if it has one (whether or not `Use NNUE` is on).
     pub fn net(&self) -> Option<&Network> {
         self.net.as_ref().map(|l| l.net.as_ref())
@@ -318,6 +362,18 @@ impl EngineState {
         })
     }
 
+    /// Which evaluation the search will use, for the message after a change of the
+    /// evaluation options.
+    pub fn evaluator_note(&self) -> EvaluatorNote {
+        if let Some(note) = self.nnue_missing() {
+            EvaluatorNote::Missing(note)
+        } else if self.use_nnue {
+            EvaluatorNote::Nnue(self.net_description())
+        } else {
+            EvaluatorNote::HandWritten
+        }
+    }
+
     /// The current variant's net: the one the user loaded for it, else the embedded one.
     fn choose_net(&mut self) {
         let name = self.variant.net_name();
@@ -343,44 +399,44 @@ impl EngineState {
         };
     }
 
-    /// Every rule switch of every variant, once each (the first variant's default wins): the
-    /// options both protocols announce, whatever variant is played.
-    pub fn all_rule_options() -> Vec<RuleOption> {
-        let mut out: Vec<RuleOption> = Vec::new();
-        for v in VARIANTS {
-            for o in v.game.rule_options {
-                if !out.iter().any(|p| p.name.eq_ignore_ascii_case(o.name)) {
-                    out.push(*o);
-                }
-            }
-        }
-        out
-    }
-
-    /// The rule switch of some variant called `name` (case-insensitive).
-    pub fn find_rule_option(name: &str) -> Option<RuleOption> {
-        Self::all_rule_options()
-            .into_iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name))
-    }
-
     /// Whether the current game has the rule switch `name` (canonical spelling).
     pub fn plays_rule_option(&self, name: &str) -> bool {
         self.session.rule_options().iter().any(|o| o.name == name)
     }
 
-    /// Sets a rule switch (canonical name, from [`Self::find_rule_option`]): on the current
-    /// game if it has it, and on every game chosen later that has it. The current game takes
-    /// it from the next position set up. Refused, it changes nothing.
-    pub fn set_rule_option(&mut self, name: &'static str, value: bool) -> Result<(), String> {
-        if self.plays_rule_option(name) {
+    /// Sets a rule switch (canonical name, from the option table): on the current game if it
+    /// has it, and on every game chosen later that has it. The current game takes it from the
+    /// next position set up ([`Changed::Rules`]: the adapter sets the game up again). Refused,
+    /// it changes nothing.
+    pub(crate) fn set_rule_option(
+        &mut self,
+        name: &'static str,
+        value: bool,
+    ) -> Result<Changed, OptionError> {
+        let plays = self.plays_rule_option(name);
+        if plays {
             self.session
                 .set_rule_option(name, value)
-                .map_err(|e| format!("option {name}: {e}"))?;
+                .map_err(|e| OptionError::Refused {
+                    name,
+                    reason: e.to_string(),
+                })?;
         }
         self.rule_values.retain(|(n, _)| *n != name);
         self.rule_values.push((name, value));
-        Ok(())
+        Ok(if plays { Changed::Rules } else { Changed::Nothing })
+    }
+
+    /// Every rule switch of the current game with its value (the user's, or the default).
+    pub fn rule_values(&self) -> Vec<(&'static str, bool)> {
+        self.session
+            .rule_options()
+            .iter()
+            .map(|o| {
+                let set = self.rule_values.iter().find(|(n, _)| *n == o.name);
+                (o.name, set.map_or(o.default, |(_, v)| *v))
+            })
+            .collect()
     }
 
     /// A fresh game of `info` at its start, with the user's rule switches.
@@ -404,14 +460,6 @@ impl EngineState {
         self.variant = info;
         self.choose_net();
         Ok(())
-    }
-}
-
-fn in_range(n: usize, min: usize, max: usize) -> Result<usize, OutOfRange> {
-    if (min..=max).contains(&n) {
-        Ok(n)
-    } else {
-        Err(OutOfRange { min, max })
     }
 }
 
@@ -457,11 +505,14 @@ mod tests {
     /// leaves without the switch, 1504 with it).
     fn cannon_middle_game_perft_2(clear: bool) -> u64 {
         let mut s = EngineState::new();
-        let opt = EngineState::find_rule_option("cannonclearshot").unwrap();
+        let opt = options::find("cannonclearshot").unwrap();
         assert!(!s.plays_rule_option(opt.name));
         // Chosen while another game is played: remembered, not refused.
-        s.set_rule_option(opt.name, clear).unwrap();
-        let cannon = VARIANTS
+        let (_, changed) = s
+            .set_option("cannonclearshot", Some(if clear { "1" } else { "false" }))
+            .unwrap();
+        assert_eq!(changed, Changed::Nothing, "not this game's rule");
+        let cannon = registry::VARIANTS
             .iter()
             .find(|v| v.game.rule_options.iter().any(|o| o.name == opt.name))
             .unwrap();
@@ -486,18 +537,52 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_takes_its_options_through_the_table() {
+        let cannon = registry::find("cannon").unwrap();
+        let s = EngineState::for_tool(
+            cannon,
+            &["Hash=2".into(), "cannonclearshot = on".into()],
+        )
+        .unwrap();
+        assert_eq!(s.hash_mb(), 2);
+        assert!(s.rule_values().contains(&("CannonClearShot", true)));
+        for (bad, says) in [
+            ("NoSuchRule=1", "unknown option 'NoSuchRule'"),
+            ("Hash", "option 'Hash' is not NAME=VALUE"),
+            ("Hash=0", "option Hash: 0 is out of range 1..1048576; value unchanged"),
+            ("CannonClearShot=maybe", "option CannonClearShot: 'maybe' is not true or false"),
+        ] {
+            let e = EngineState::for_tool(cannon, &[bad.into()]).err().unwrap();
+            assert_eq!(e.to_string(), says, "{bad}");
+        }
+        // One game is played: a switch of another game is refused, not kept for later.
+        let chess = registry::find("chess").unwrap();
+        let e = EngineState::for_tool(chess, &["CannonClearShot=true".into()])
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.to_string(),
+            "option CannonClearShot: not a rule of chess"
+        );
+    }
+
+    #[test]
     fn refused_settings_change_nothing() {
         let mut s = EngineState::new();
-        assert_eq!(
-            s.set_threads(0),
-            Err(OutOfRange {
-                min: 1,
-                max: MAX_THREADS
-            })
-        );
-        assert_eq!(s.set_multipv(MAX_MULTIPV + 1).unwrap_err().max, MAX_MULTIPV);
+        let threads = s.set_option("threads", Some("0")).unwrap_err();
+        assert!(matches!(threads, OptionError::OutOfRange { max: 256, .. }));
+        let multipv = s.set_option("MultiPV", Some("257")).unwrap_err();
+        assert!(matches!(multipv, OptionError::OutOfRange { max: 256, .. }));
+        assert!(s.set_option("Use NNUE", Some("maybe")).is_err());
+        assert!(s.set_option("No Such Option", Some("1")).is_err());
         assert_eq!(s.options().threads, 1);
         assert_eq!(s.options().multipv, 1);
+        assert!(s.options().nnue.is_some());
+        assert_eq!(
+            s.set_option("threads", Some("3")).unwrap().0.name,
+            options::THREADS
+        );
+        assert_eq!(s.options().threads, 3);
         // A size no machine can give keeps the old table.
         let before = s.table();
         assert!(s.resize_table(usize::MAX / (1 << 21)).is_err());

@@ -19,28 +19,7 @@ pub const END_OF_INPUT_GRACE: Duration = Duration::from_millis(500);
 /// Lines of input, read by a separate thread. The channel closes at end of input.
 pub type Input = Receiver<String>;
 
-/// The longest echo of the user's text in an error message, in characters.
-pub const ECHO_CHARS: usize = 80;
-
-/// The user's text as error messages echo it: at most [`ECHO_CHARS`] characters, then `...`.
-pub fn clip(text: &str) -> String {
-    match text.char_indices().nth(ECHO_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
-/// The longest error message, in characters: messages that quote the user's input (a FEN
-/// field, a move) are cut here, so no input comes back as an error line of its own size.
-pub const MESSAGE_CHARS: usize = 300;
-
-/// A whole error message cut to [`MESSAGE_CHARS`] characters (then `...`).
-pub fn clip_message(text: &str) -> String {
-    match text.char_indices().nth(MESSAGE_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
+pub use crate::engine::text::{clip, clip_message, ECHO_CHARS};
 
 /// Reads a whole number as a GUI sends it (an optional sign, then digits), saturating at the
 /// ends of `i64` instead of refusing numbers too long for it. `None` if it is not a number.

@@ -5,24 +5,17 @@
 //! `info string error: ...` and leaves the engine as it was.
 
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
-use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::state::{
-    EngineState, OutOfRange, DEFAULT_HASH_MB, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV,
-    MAX_THREADS, USE_NNUE, USE_NNUE_DEFAULT,
-};
+use crate::engine::options::{self, Changed, EngineOption, OptionType, EVAL_FILE};
+use crate::engine::registry::VariantInfo;
+use crate::engine::state::EngineState;
 use crate::games::Notation;
-use crate::search::{
-    Bound, Limits, PvInfo, Report, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD_MS,
-};
+use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
 use crate::tools::bench;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// The largest `Hash` the `uci` answer offers (XBoard's `memory` has its own limit).
-const MAX_HASH_MB: usize = 1 << 20;
-const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// The most bad `go` parameters named one by one; the rest are counted in one line.
 const GO_ERRORS_NAMED: usize = 3;
 
@@ -39,11 +32,8 @@ struct Running {
 
 /// The UCI engine state.
 pub struct Uci {
-    /// Game, rule switches, table and search options, kept as the XBoard adapter keeps them.
+    /// Game, rule switches, table and options, kept as the XBoard adapter keeps them.
     state: EngineState,
-    /// The `Ponder` option: only tells that the GUI may send `go ponder`; the engine always
-    /// names its expected reply in `bestmove ... ponder ...`.
-    ponder: bool,
     running: Option<Running>,
 }
 
@@ -97,47 +87,32 @@ pub fn format_info(info: &PvInfo<String>) -> String {
     s
 }
 
-fn parse_bool(s: &str) -> Option<bool> {
-    match s.to_ascii_lowercase().as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
+/// The `option` line of the `uci` answer for one entry of the option table.
+pub fn option_line(o: &EngineOption) -> String {
+    let name = o.name;
+    match &o.kind {
+        OptionType::Check { default } => format!("option name {name} type check default {default}"),
+        OptionType::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionType::Combo { default, choices } => {
+            let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        OptionType::Text { default } if !default.is_empty() => {
+            format!("option name {name} type string default {default}")
+        }
+        OptionType::Text { .. } | OptionType::File => {
+            format!("option name {name} type string default <empty>")
+        }
+        OptionType::Button => format!("option name {name} type button"),
     }
-}
-
-/// Parses a spin value within `min..=max`.
-fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    let v: u64 = value
-        .parse()
-        .map_err(|_| format!("option {name}: '{}' is not a whole number", clip(value)))?;
-    if v < min || v > max {
-        return Err(out_of_range(name, v, min, max));
-    }
-    Ok(v)
-}
-
-fn out_of_range(name: &str, v: impl std::fmt::Display, min: u64, max: u64) -> String {
-    format!("option {name}: {v} is out of range {min}..{max}; value unchanged")
-}
-
-/// Reads a spin value for a setting whose range the engine state keeps, and sets it.
-fn set_spin(
-    name: &str,
-    value: &str,
-    set: impl FnOnce(usize) -> Result<(), OutOfRange>,
-) -> Result<(), String> {
-    let v: u64 = value
-        .parse()
-        .map_err(|_| format!("option {name}: '{}' is not a whole number", clip(value)))?;
-    let n = usize::try_from(v).unwrap_or(usize::MAX);
-    set(n).map_err(|r| out_of_range(name, v, r.min as u64, r.max as u64))
 }
 
 impl Uci {
     pub fn new() -> Self {
         Uci {
             state: EngineState::new(),
-            ponder: false,
             running: None,
         }
     }
@@ -247,42 +222,8 @@ impl Uci {
     fn cmd_uci(&self) {
         say(&format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
         say("id author the Cannonade authors");
-        say(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
-        ));
-        say("option name Clear Hash type button");
-        say(&format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        ));
-        say(&format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
-        say("option name Ponder type check default false");
-        say(&format!(
-            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-        ));
-        let vars: String = VARIANTS
-            .iter()
-            .map(|v| format!(" var {}", v.game.name))
-            .collect();
-        say(&format!(
-            "option name UCI_Variant type combo default {}{vars}",
-            self.state.variant().game.name
-        ));
-        say(&format!(
-            "option name {EVAL_MATERIAL_ONLY} type check default false"
-        ));
-        say(&format!(
-            "option name {USE_NNUE} type check default {USE_NNUE_DEFAULT}"
-        ));
-        say(&format!(
-            "option name {EVAL_FILE} type string default <empty>"
-        ));
-        for o in EngineState::all_rule_options() {
-            say(&format!(
-                "option name {} type check default {}",
-                o.name, o.default
-            ));
+        for o in options::table() {
+            say(&option_line(o));
         }
         say("uciok");
     }
@@ -305,104 +246,29 @@ impl Uci {
                  [value <value>]' with a name from the 'option name ...' lines of 'uci'",
             );
         }
-        let lname = name.to_ascii_lowercase();
-        let need_value = || {
-            value
-                .clone()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("option {name}: a value is required"))
-        };
-        let result: Result<(), String> = (|| {
-            match lname.as_str() {
-                "hash" => {
-                    let mb = parse_spin(&name, &need_value()?, 1, MAX_HASH_MB as u64)? as usize;
-                    // The search that shared the old table was stopped, so its memory goes
-                    // back before the new table's is asked for.
-                    if let Err(e) = self.state.resize_table(mb) {
-                        return Err(format!(
-                            "option {name}: {e}; the table stays at {} MB",
-                            self.state.hash_mb()
-                        ));
-                    }
+        match self.state.set_option(&name, value.as_deref()) {
+            Err(e) => error(e.to_string()),
+            Ok((_, Changed::Variant)) => {
+                if let Some(line) = variant_line(self.state.variant()) {
+                    say(&line);
                 }
-                "clear hash" => self.state.clear_table(),
-                "threads" => set_spin(&name, &need_value()?, |n| self.state.set_threads(n))?,
-                "multipv" => set_spin(&name, &need_value()?, |n| self.state.set_multipv(n))?,
-                "move overhead" => {
-                    let ms = parse_spin(&name, &need_value()?, 0, MAX_MOVE_OVERHEAD_MS)?;
-                    self.state.set_move_overhead(Duration::from_millis(ms));
+                if let Some(note) = self.state.nnue_missing() {
+                    say(&format!("info string {note}"));
                 }
-                l if l.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) => {
-                    let v = need_value()?;
-                    let on = parse_bool(&v)
-                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
-                    self.state.set_material_only(on);
-                }
-                l if l.eq_ignore_ascii_case(USE_NNUE) => {
-                    let v = need_value()?;
-                    let on = parse_bool(&v)
-                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
-                    self.state.set_use_nnue(on);
-                    self.tell_evaluator();
-                }
-                l if l.eq_ignore_ascii_case(EVAL_FILE) => {
-                    // `<empty>` is how GUIs send the default back.
-                    let v = value.as_deref().unwrap_or("").trim();
-                    let path = if v == "<empty>" { "" } else { v };
-                    let net = self.state.load_eval_file(path)?;
-                    say(&format!("info string {EVAL_FILE}: {net}"));
-                    self.tell_evaluator();
-                }
-                "ponder" => {
-                    let v = need_value()?;
-                    self.ponder = parse_bool(&v)
-                        .ok_or_else(|| format!("option {name}: '{v}' is not true or false"))?;
-                }
-                "uci_variant" => {
-                    let v = need_value()?;
-                    let info = registry::find(&v).ok_or_else(|| {
-                        let names: Vec<&str> = VARIANTS.iter().map(|v| v.game.name).collect();
-                        format!(
-                            "option UCI_Variant: unknown variant '{v}' (known: {})",
-                            names.join(", ")
-                        )
-                    })?;
-                    self.select_variant(info)?;
-                }
-                _ => self.set_rule_option(&name, value.as_deref())?,
             }
-            Ok(())
-        })();
-        if let Err(e) = result {
-            error(e);
+            Ok((_, Changed::Evaluator)) => self.tell_evaluator(),
+            Ok((_, Changed::Net(net))) => {
+                say(&format!("info string {EVAL_FILE}: {net}"));
+                self.tell_evaluator();
+            }
+            // A rule switch takes effect from the next `position`; the rest need nothing more.
+            Ok((_, Changed::Rules | Changed::Analysis | Changed::Nothing)) => {}
         }
-    }
-
-    /// Switches to another variant at its start position, with the user's rule switches.
-    fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
-        self.state.select_variant(info)?;
-        self.state.clear_table();
-        if let Some(line) = variant_line(info) {
-            say(&line);
-        }
-        if let Some(note) = self.state.nnue_missing() {
-            say(&format!("info string {note}"));
-        }
-        Ok(())
     }
 
     /// After a change of the evaluation options: which evaluation the search will use.
     fn tell_evaluator(&self) {
-        if let Some(note) = self.state.nnue_missing() {
-            say(&format!("info string {note}"));
-        } else if self.state.use_nnue() {
-            say(&format!(
-                "info string NNUE evaluation with {}",
-                self.state.net_description()
-            ));
-        } else {
-            say("info string hand-written evaluation (Use NNUE is off)");
-        }
+        say(&format!("info string {}", self.state.evaluator_note()));
     }
 
     /// `eval`: the hand-written evaluation, and the net's when the variant has one.
@@ -426,20 +292,6 @@ impl Uci {
             "hand-written"
         };
         say(&format!("Search evaluation: {used}"));
-    }
-
-    fn set_rule_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let Some(opt) = EngineState::find_rule_option(name) else {
-            return Err(format!("unknown option '{}'", clip(name)));
-        };
-        let v = value.unwrap_or("");
-        let b = parse_bool(v).ok_or_else(|| {
-            format!(
-                "option {}: '{v}' is not true or false; value unchanged",
-                opt.name
-            )
-        })?;
-        self.state.set_rule_option(opt.name, b)
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -716,6 +568,7 @@ fn is_go_keyword(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::registry::{self, VARIANTS};
     use crate::search::Score;
 
     #[test]

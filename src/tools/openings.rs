@@ -7,7 +7,6 @@
 //! format=epd` with `-repeat`, so every position is played once with each colour.
 
 use crate::board::zobrist::SplitMix64;
-use crate::engine::registry::VariantInfo;
 use crate::engine::Session;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
@@ -25,8 +24,6 @@ pub struct OpeningSpec {
     /// A position is kept when the search score is within this many centipawns of zero.
     pub max_score_cp: i32,
     pub seed: u64,
-    /// Rule switches, (name, value).
-    pub options: Vec<(String, bool)>,
 }
 
 /// Random tries allowed per position wanted, so that an impossible demand ends with an error.
@@ -75,23 +72,17 @@ pub fn is_level(
     matches!(r.score, Score::Cp(cp) if cp.abs() <= max_score_cp)
 }
 
-/// Generates `spec.count` distinct balanced positions of `variant`, passing each FEN to
-/// `progress` as it is found, and returns them all; or
-/// an error when a rule switch is unknown or too few level positions turn up.
+/// Generates `spec.count` distinct balanced positions of the game of `start` (a game at its
+/// start position, with its rule switches), passing each FEN to `progress` as it is found, and
+/// returns them all; or an error when too few level positions turn up.
 pub fn generate(
-    variant: &'static VariantInfo,
+    start: &dyn Session,
     spec: &OpeningSpec,
     mut progress: impl FnMut(&str),
 ) -> Result<Vec<String>, String> {
     let mut rng = SplitMix64::new(spec.seed);
     let tt = TranspositionTable::new(16);
     let opts = SearchOptions::default();
-    let mut start = variant.new_session();
-    for (name, value) in &spec.options {
-        start
-            .set_rule_option(name, *value)
-            .map_err(|e| format!("option {name}: {e}"))?;
-    }
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(spec.count);
     let budget = spec.count.saturating_mul(MAX_ATTEMPTS_PER_POSITION).max(1);
@@ -99,7 +90,7 @@ pub fn generate(
         if out.len() == spec.count {
             break;
         }
-        let Some(session) = random_walk(start.as_ref(), spec.plies, &mut rng)? else {
+        let Some(session) = random_walk(start, spec.plies, &mut rng)? else {
             continue;
         };
         if !seen.insert(session.key()) {
@@ -133,14 +124,13 @@ mod tests {
             depth: 3,
             max_score_cp,
             seed: 1,
-            options: Vec::new(),
         }
     }
 
     #[test]
     fn positions_are_distinct_legal_and_the_right_ply() {
         let chess = find("chess").unwrap();
-        let fens = generate(chess, &spec(6, 4, 300), |_| {}).unwrap();
+        let fens = generate(&*chess.new_session(), &spec(6, 4, 300), |_| {}).unwrap();
         assert_eq!(fens.len(), 6);
         let distinct: HashSet<_> = fens.iter().collect();
         assert_eq!(distinct.len(), 6);
@@ -156,7 +146,7 @@ mod tests {
     #[test]
     fn every_kept_position_searches_level() {
         let shogi = find("cannonshogi").unwrap();
-        let fens = generate(shogi, &spec(3, 6, 40), |_| {}).unwrap();
+        let fens = generate(&*shogi.new_session(), &spec(3, 6, 40), |_| {}).unwrap();
         for fen in &fens {
             let mut s = shogi.new_session();
             s.set_position(Some(fen), &[], Notation::Uci).unwrap();
@@ -182,13 +172,7 @@ mod tests {
     fn an_impossible_demand_is_an_error_not_a_hang() {
         // No position is within -1 centipawns of zero.
         let chess = find("chess").unwrap();
-        assert!(generate(chess, &spec(1, 2, -1), |_| {}).is_err());
+        assert!(generate(&*chess.new_session(), &spec(1, 2, -1), |_| {}).is_err());
     }
 
-    #[test]
-    fn unknown_rule_switch_is_refused() {
-        let mut s = spec(1, 2, 100);
-        s.options.push(("NoSuchRule".into(), true));
-        assert!(generate(find("cannon").unwrap(), &s, |_| {}).is_err());
-    }
 }

@@ -12,11 +12,12 @@ pub mod describe;
 
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::board::Color;
-use crate::engine::registry::{self, VariantInfo, VARIANTS};
-use crate::engine::state::{
-    EngineState, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_MULTIPV, MAX_THREADS, USE_NNUE,
-    USE_NNUE_DEFAULT,
+use crate::engine::options::{
+    self, Changed, EngineOption, OptionError, OptionType, OptionValue, EVAL_FILE, HASH, PONDER, THREADS,
+    UCI_VARIANT,
 };
+use crate::engine::registry::{self, VariantInfo, VARIANTS};
+use crate::engine::state::{EngineState, EvaluatorNote};
 use crate::engine::Coord;
 #[cfg(test)]
 use crate::games::EndReason;
@@ -29,8 +30,15 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// The largest `memory` accepted (UCI's `Hash` has its own limit).
-const MAX_HASH_MB: usize = 65_536;
+/// The options XBoard sets with commands of its own rather than `option NAME=VALUE`: they are
+/// announced by their features (`memory=1`, `smp=1`, `variants`), not as `feature option`s.
+pub const NATIVE_OPTIONS: &[(&str, &str)] = &[
+    ("memory", HASH),
+    ("cores", THREADS),
+    ("hard", PONDER),
+    ("easy", PONDER),
+    ("variant", UCI_VARIANT),
+];
 /// How often the command loop looks for a finished search while one runs.
 const POLL: Duration = Duration::from_millis(2);
 const NOTATION: Notation = Notation::XBoard;
@@ -92,7 +100,6 @@ pub struct XBoard {
     /// The side the engine plays (when not in force mode).
     engine_side: Color,
     post: bool,
-    ponder: bool,
     analyzing: bool,
     /// The game ended (`result` received or claimed): think no more until a new position.
     game_over: bool,
@@ -103,10 +110,10 @@ pub struct XBoard {
     entry: Option<Entry>,
     running: Option<Running>,
     last_info: LastInfo,
-    /// `memory` and rule `option`s received while the engine thinks about its move: applied
-    /// once the move is made, so that the search is not thrown away.
-    pending_memory: Option<usize>,
-    pending_rules: Vec<(&'static str, bool)>,
+    /// Options that replace the table or the game (`memory`, rule switches), received while
+    /// the engine thinks about its move: set once the move is made, so that the search is not
+    /// thrown away. With the command that sent each, for its error message.
+    pending: Vec<(&'static str, String, String)>,
     job: Option<Job>,
     /// `pong`s held back until the running `perft` has printed its answer (a `pong` promises
     /// that every earlier command is done).
@@ -142,6 +149,32 @@ pub fn thinking_line(info: &PvInfo<String>) -> String {
     .to_string()
 }
 
+/// The `feature option` line for one entry of the option table.
+pub fn feature_option(o: &EngineOption) -> String {
+    let name = o.name;
+    let control = match &o.kind {
+        OptionType::Check { default } => format!("-check {}", u8::from(*default)),
+        OptionType::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        OptionType::Combo { default, choices } => {
+            // The default first, marked as XBoard marks the current choice.
+            let list: Vec<String> = choices
+                .iter()
+                .map(|c| if c == default { format!("*{c}") } else { c.to_string() })
+                .collect();
+            format!("-combo {}", list.join(" /// "))
+        }
+        OptionType::Text { default } => format!("-string {default}"),
+        OptionType::File => "-file ".to_string(),
+        OptionType::Button => "-button".to_string(),
+    };
+    format!("feature option=\"{name} {control}\"")
+}
+
+/// An option refused, in XBoard's error form: `Error (reason): command`.
+fn option_error(e: &OptionError, command: &str) -> String {
+    format!("Error ({}): {}", clip_message(&e.to_string()), clip(command))
+}
+
 /// The claim for a finished game, e.g. `1-0 {White mates}`.
 pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
     format!(
@@ -161,15 +194,13 @@ impl XBoard {
             force: false,
             engine_side: Color::Black,
             post: false,
-            ponder: false,
             analyzing: false,
             game_over: false,
             excluded: Vec::new(),
             entry: None,
             running: None,
             last_info: Arc::new(Mutex::new(None)),
-            pending_memory: None,
-            pending_rules: Vec::new(),
+            pending: Vec::new(),
             job: None,
             held_pongs: Vec::new(),
         }
@@ -248,11 +279,8 @@ impl XBoard {
         if self.thinking() {
             return;
         }
-        if let Some(mb) = self.pending_memory.take() {
-            self.resize_table(mb);
-        }
-        for (name, value) in std::mem::take(&mut self.pending_rules) {
-            self.apply_rule_option(name, value);
+        for (name, value, command) in std::mem::take(&mut self.pending) {
+            self.set_option(name, &value, &command);
         }
     }
 
@@ -445,7 +473,7 @@ impl XBoard {
 
     /// After the engine's move: searches on the opponent's time if pondering is on.
     fn start_ponder(&mut self) {
-        if self.ponder && !self.force && !self.analyzing && !self.game_over {
+        if self.state.ponder() && !self.force && !self.analyzing && !self.game_over {
             let limits = Limits {
                 infinite: true,
                 ..Limits::default()
@@ -616,14 +644,8 @@ impl XBoard {
                     ));
                 }
             }
-            "memory" => self.cmd_memory(rest),
-            "cores" => match rest.parse::<usize>() {
-                Ok(n) if self.state.set_threads(n).is_ok() => {}
-                _ => say(&format!(
-                    "Error (cores must be 1..{MAX_THREADS}): {}",
-                    clip(line)
-                )),
-            },
+            "memory" => self.option_command(HASH, rest, line),
+            "cores" => self.option_command(THREADS, rest, line),
             "exclude" | "include" => self.cmd_exclude(cmd == "exclude", rest),
             "lift" | "hover" => self.cmd_lift(cmd, rest),
             "put" => self.cmd_put(rest),
@@ -656,13 +678,8 @@ impl XBoard {
         match cmd {
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "hard" => self.ponder = true,
-            "easy" => {
-                self.ponder = false;
-                if self.running.as_ref().map(|r| r.purpose) == Some(Purpose::Ponder) {
-                    self.stop_search();
-                }
-            }
+            "hard" => self.option_command(PONDER, "1", cmd),
+            "easy" => self.option_command(PONDER, "0", cmd),
             _ => {}
         }
     }
@@ -684,22 +701,10 @@ impl XBoard {
             env!("CARGO_PKG_VERSION"),
             variants.join(",")
         ));
-        say(&format!(
-            "feature option=\"MultiPV -spin {} 1 {MAX_MULTIPV}\"",
-            self.state.options().multipv
-        ));
-        say(&format!("feature option=\"{EVAL_MATERIAL_ONLY} -check 0\""));
-        say(&format!(
-            "feature option=\"{USE_NNUE} -check {}\"",
-            u8::from(USE_NNUE_DEFAULT)
-        ));
-        say(&format!("feature option=\"{EVAL_FILE} -file \""));
-        for o in EngineState::all_rule_options() {
-            say(&format!(
-                "feature option=\"{} -check {}\"",
-                o.name,
-                u8::from(o.default)
-            ));
+        for o in options::table() {
+            if !NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name) {
+                say(&feature_option(o));
+            }
         }
         say("feature done=1");
     }
@@ -707,15 +712,9 @@ impl XBoard {
     /// After a change of the evaluation options: which evaluation the search will use (a
     /// comment line; a popup when the net asked for is missing).
     fn tell_evaluator(&self) {
-        if let Some(note) = self.state.nnue_missing() {
-            say(&format!("telluser {note}"));
-        } else if self.state.use_nnue() {
-            say(&format!(
-                "# NNUE evaluation with {}",
-                self.state.net_description()
-            ));
-        } else {
-            say("# hand-written evaluation (Use NNUE is off)");
+        match self.state.evaluator_note() {
+            note @ EvaluatorNote::Missing(_) => say(&format!("telluser {note}")),
+            note => say(&format!("# {note}")),
         }
     }
 
@@ -902,42 +901,6 @@ impl XBoard {
         ));
     }
 
-    /// `memory N`: the table's size in MB. While the engine thinks about its move the new
-    /// size waits for the move.
-    fn cmd_memory(&mut self, arg: &str) {
-        match parse_count(arg).filter(|_| !arg.starts_with('-')) {
-            Some(mb) if (1..=MAX_HASH_MB as u64).contains(&mb) => {
-                if self.thinking() {
-                    self.pending_memory = Some(mb as usize);
-                } else {
-                    self.resize_table(mb as usize);
-                }
-            }
-            _ => say(&format!(
-                "Error (memory must be 1..{MAX_HASH_MB} MB): memory {}",
-                clip(arg)
-            )),
-        }
-    }
-
-    /// A table of `mb` MB in place of the current one (see [`EngineState::resize_table`]: the
-    /// old memory goes back first, so two tables are never held at once); a size the machine
-    /// cannot give is refused and the old size kept. The same size again changes nothing.
-    fn resize_table(&mut self, mb: usize) {
-        if mb == self.state.hash_mb() {
-            return;
-        }
-        let was = self.running.as_ref().map(|r| r.purpose);
-        self.stop_search();
-        if let Err(e) = self.state.resize_table(mb) {
-            say(&format!(
-                "Error ({e}; the table stays at {} MB): memory {mb}",
-                self.state.hash_mb()
-            ));
-        }
-        self.resume(was);
-    }
-
     /// Restarts the analysis or ponder search that a change of settings stopped.
     fn resume(&mut self, was: Option<Purpose>) {
         match was {
@@ -1042,96 +1005,75 @@ impl XBoard {
                 clip(format!("option {arg}").trim_end())
             ));
         }
-        if name.eq_ignore_ascii_case("MultiPV") {
-            match value.parse::<usize>() {
-                Ok(n) if self.state.set_multipv(n).is_ok() => {
-                    // Analysis shows the new number of lines at once.
-                    if self.analyzing {
-                        self.start_analysis();
-                    }
-                }
-                _ => say(&format!(
-                    "Error (option MultiPV takes 1..{MAX_MULTIPV}): {}",
-                    clip(value)
-                )),
-            }
-            return;
-        }
-        if name.eq_ignore_ascii_case(USE_NNUE) {
-            match value {
-                "1" | "true" => self.state.set_use_nnue(true),
-                "0" | "false" => self.state.set_use_nnue(false),
-                _ => {
-                    return say(&format!(
-                        "Error (option {USE_NNUE} takes 0 or 1): {}",
-                        clip(value)
-                    ))
-                }
-            }
-            return self.tell_evaluator();
-        }
-        if name.eq_ignore_ascii_case(EVAL_FILE) {
-            // The next search uses it; one running now keeps the net it started with.
-            return match self.state.load_eval_file(value) {
-                Ok(net) => {
-                    say(&format!("# {EVAL_FILE}: {net}"));
-                    self.tell_evaluator();
-                }
-                Err(e) => say(&format!(
-                    "Error ({}): option {EVAL_FILE}={}",
-                    clip_message(&e),
-                    clip(value)
-                )),
-            };
-        }
-        if name.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) {
-            return match value {
-                "1" | "true" => self.state.set_material_only(true),
-                "0" | "false" => self.state.set_material_only(false),
-                _ => say(&format!(
-                    "Error (option {EVAL_MATERIAL_ONLY} takes 0 or 1): {}",
-                    clip(value)
-                )),
-            };
-        }
-        let Some(opt) = EngineState::find_rule_option(name) else {
+        let Some(opt) = options::find(name) else {
             return say(&format!("Error (unknown option): {}", clip(name)));
         };
-        let b = match value {
-            "1" | "true" => true,
-            "0" | "false" => false,
-            _ => {
-                return say(&format!(
-                    "Error (option {} takes 0 or 1): {}",
-                    opt.name,
-                    clip(value)
-                ))
-            }
-        };
-        if self.thinking() {
-            // Changing the rules replays the game: done once the move is made.
-            self.pending_rules.push((opt.name, b));
+        if NATIVE_OPTIONS.iter().any(|(_, n)| *n == opt.name) {
+            return say(&format!(
+                "Error (option {} is set with XBoard's own command): {}",
+                opt.name,
+                clip(name)
+            ));
+        }
+        self.option_command(opt.name, value, &format!("option {arg}"));
+    }
+
+    /// Sets a table option from an XBoard command (`option`, `memory`, `cores`, `hard`...);
+    /// one that replaces the table or the game waits while the engine thinks about its move.
+    fn option_command(&mut self, name: &'static str, value: &str, command: &str) {
+        let needs_idle = options::find(name).is_some_and(|o| o.needs_idle);
+        if needs_idle && self.thinking() {
+            self.pending
+                .push((name, value.to_string(), command.to_string()));
         } else {
-            self.apply_rule_option(opt.name, b);
+            self.set_option(name, value, command);
         }
     }
 
-    /// Sets a rule switch and sets the game up again under it.
-    fn apply_rule_option(&mut self, name: &'static str, b: bool) {
-        if !self.state.plays_rule_option(name) {
-            // Remembered for the games that have it; this one goes on undisturbed.
-            if let Err(e) = self.state.set_rule_option(name, b) {
-                say(&format!("Error ({e})"));
-            }
-            return;
-        }
+    /// Sets an option now, stopping and resuming the search around it where the option
+    /// replaces the table or the game, and does what the change asks of the adapter.
+    fn set_option(&mut self, name: &'static str, value: &str, command: &str) {
+        let needs_idle = options::find(name).is_some_and(|o| o.needs_idle);
         let was = self.running.as_ref().map(|r| r.purpose);
-        self.stop_search();
-        if let Err(e) = self.state.set_rule_option(name, b) {
-            say(&format!("Error ({e})"));
-            return self.resume(was);
+        if needs_idle {
+            // A value that would be refused changes nothing, not even a running search; nor
+            // does the table's own size again (`memory` is sent before every game).
+            match options::find(name).map(|o| options::parse_value(o, Some(value))) {
+                Some(Err(e)) => return say(&option_error(&e, command)),
+                Some(Ok(OptionValue::Spin(mb)))
+                    if name == HASH && usize::try_from(mb) == Ok(self.state.hash_mb()) =>
+                {
+                    return
+                }
+                _ => {}
+            }
+            self.stop_search();
         }
-        // The switch takes effect from the next position set up: set this one again.
+        match self.state.set_option(name, Some(value)) {
+            Err(e) => say(&option_error(&e, command)),
+            Ok((_, Changed::Evaluator)) => self.tell_evaluator(),
+            Ok((_, Changed::Net(net))) => {
+                say(&format!("# {EVAL_FILE}: {net}"));
+                self.tell_evaluator();
+            }
+            Ok((_, Changed::Rules)) => self.replay_under_new_rules(name, value),
+            Ok((_, Changed::Analysis)) if self.analyzing => {
+                // Analysis shows the new lines at once.
+                self.start_analysis();
+                return;
+            }
+            Ok(_) => {}
+        }
+        if name == PONDER && !self.state.ponder() && was == Some(Purpose::Ponder) {
+            return self.stop_search();
+        }
+        if needs_idle {
+            self.resume(was);
+        }
+    }
+
+    /// After a rule switch of the game being played: the game so far is set up again under it.
+    fn replay_under_new_rules(&mut self, name: &str, value: &str) {
         let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
         if let Err(e) =
             self.state
@@ -1140,11 +1082,10 @@ impl XBoard {
         {
             say(&format!(
                 "tellusererror The game so far is not legal with {name}={}: {}",
-                u8::from(b),
+                clip(value),
                 clip_message(&e.to_string())
             ));
         }
-        self.resume(was);
     }
 
     /// `perft N` on its own thread, on a copy of the position: a running search goes on, and

@@ -23,7 +23,11 @@ pub use format::{
 use crate::board::zobrist::SplitMix64;
 use crate::board::Color;
 use crate::engine::registry::{self, VariantInfo};
-use crate::engine::state::{EngineState, EVAL_FILE, EVAL_MATERIAL_ONLY, MAX_THREADS, USE_NNUE};
+use crate::engine::options::{
+    self, CLEAR_HASH, EVAL_FILE, MAX_THREADS, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS,
+    UCI_VARIANT,
+};
+use crate::engine::state::EngineState;
 use crate::engine::Session;
 use crate::games::Notation;
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
@@ -71,8 +75,6 @@ pub const DRAW_FROM_PLY: usize = 100;
 pub const MAX_PLIES: usize = 400;
 /// Plain progress lines (stderr not a terminal) come at most this often.
 const PLAIN_LINE_EVERY: Duration = Duration::from_secs(10);
-/// The largest `Hash` accepted, in MB (the same as UCI's).
-const MAX_HASH_MB: u64 = 1 << 20;
 
 /// How long each move is searched.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -220,89 +222,49 @@ struct Engine {
     text: String,
 }
 
-fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("option {name}: '{v}' is not true or false")),
-    }
-}
+/// Options the engine has that mean nothing in datagen, and what to use instead: refused
+/// rather than ignored.
+const NOT_IN_DATAGEN: &[(&str, &str)] = &[
+    (
+        THREADS,
+        "datagen searches with one thread per game; use --threads for games at once",
+    ),
+    (UCI_VARIANT, "use --variant"),
+    (MULTI_PV, "has no use in datagen"),
+    (PONDER, "has no use in datagen"),
+    (MOVE_OVERHEAD, "has no use in datagen"),
+    (CLEAR_HASH, "has no use in datagen"),
+];
 
-/// Applies `NAME=VALUE` options through the engine state the protocols share, with the same
-/// checks: `Hash` (MB), `EvalMaterialOnly`, `Use NNUE`, `EvalFile` and the variant's rule
-/// switches. Options that have no meaning here (`Threads`: one search thread per game;
-/// `MultiPV`, `Ponder`, ...) are refused, as is a rule switch of another variant.
-fn engine(info: &'static VariantInfo, options: &[String]) -> Result<Engine, String> {
-    let mut state = EngineState::new();
-    state.select_variant(info)?;
-    let mut rules: Vec<(&'static str, bool)> = info
-        .game
-        .rule_options
-        .iter()
-        .map(|o| (o.name, o.default))
-        .collect();
-    for opt in options {
-        let (name, value) = opt
-            .split_once('=')
-            .ok_or_else(|| format!("option '{opt}' is not NAME=VALUE"))?;
-        let (name, value) = (name.trim(), value.trim());
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mb: u64 = value
-                    .parse()
-                    .ok()
-                    .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
-                    .ok_or_else(|| {
-                        format!("option Hash: '{value}' is not a whole number in 1..{MAX_HASH_MB}")
-                    })?;
-                state
-                    .resize_table(mb as usize)
-                    .map_err(|e| format!("option Hash: {e}"))?;
-            }
-            l if l.eq_ignore_ascii_case(EVAL_MATERIAL_ONLY) => {
-                state.set_material_only(parse_bool(EVAL_MATERIAL_ONLY, value)?);
-            }
-            l if l.eq_ignore_ascii_case(USE_NNUE) => {
-                state.set_use_nnue(parse_bool(USE_NNUE, value)?);
-            }
-            l if l.eq_ignore_ascii_case(EVAL_FILE) => {
-                let said = state.load_eval_file(value)?;
-                // The engine keeps a net of another game for later; datagen plays one game.
-                if !value.is_empty() && !state.uses_net_from(value) {
-                    return Err(format!(
-                        "{EVAL_FILE} {value} is not a net of {}: {said}",
-                        state.variant().game.name
-                    ));
-                }
-            }
-            "threads" => {
-                return Err(
-                    "option Threads: datagen searches with one thread per game; \
-                            use --threads for games at once"
-                        .into(),
-                )
-            }
-            "uci_variant" => return Err("option UCI_Variant: use --variant".into()),
-            "multipv" | "ponder" | "move overhead" | "clear hash" => {
-                return Err(format!("option {name} has no use in datagen"))
-            }
-            _ => {
-                let rule = EngineState::find_rule_option(name)
-                    .ok_or_else(|| format!("unknown option '{name}'"))?;
-                if !state.plays_rule_option(rule.name) {
-                    return Err(format!(
-                        "option {}: not a rule of {}",
-                        rule.name, info.game.name
-                    ));
-                }
-                let on = parse_bool(rule.name, value)?;
-                state.set_rule_option(rule.name, on)?;
-                if let Some(r) = rules.iter_mut().find(|(n, _)| *n == rule.name) {
-                    r.1 = on;
-                }
-            }
+/// Sets `NAME=VALUE` options through the option table the protocols use, with the same
+/// checks (`EngineState::for_tool`): `Hash` (MB per game thread), `EvalMaterialOnly`,
+/// `Use NNUE`, `EvalFile` and the variant's rule switches. Options that have no meaning here
+/// (`Threads`: one search thread per game; `MultiPV`, `Ponder`, ...) are refused, as is a rule
+/// switch of another variant.
+fn engine(info: &'static VariantInfo, settings: &[String]) -> Result<Engine, String> {
+    for arg in settings {
+        let (name, _) = options::split_name_value(arg).map_err(|e| e.to_string())?;
+        if let Some((n, why)) = NOT_IN_DATAGEN
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            return Err(format!("option {n}: {why}"));
         }
     }
+    let state = EngineState::for_tool(info, settings).map_err(|e| e.to_string())?;
+    for arg in settings {
+        let (name, value) = options::split_name_value(arg).map_err(|e| e.to_string())?;
+        // The engine keeps a net of another game for later; datagen plays one game.
+        if name.eq_ignore_ascii_case(EVAL_FILE) && !value.is_empty() && !state.uses_net_from(value)
+        {
+            return Err(format!(
+                "{EVAL_FILE} {value} is not a net of {}: it is a net for {}",
+                state.variant().game.name,
+                state.game_of_net_from(value).unwrap_or("another game")
+            ));
+        }
+    }
+    let rules = state.rule_values();
     let mut start = state.session().clone_session();
     start
         .set_position(None, &[], Notation::Uci)
@@ -918,7 +880,7 @@ mod tests {
             e.text
         );
         for (bad, says) in [
-            ("Hash=0", "not a whole number"),
+            ("Hash=0", "out of range 1..1048576"),
             ("Hash=lots", "not a whole number"),
             ("Threads=2", "--threads"),
             ("MultiPV=2", "no use"),
