@@ -70,7 +70,10 @@ fn xboard_memory_beyond_the_machine_is_refused_and_the_engine_plays_on() {
     // can. Either way the engine lives on and plays.
     let out = run_xb(&mut e, &["memory 65536", "memory 65536"]);
     for l in &out {
-        assert!(l.starts_with("Error (option Hash: cannot allocate"), "{out:?}");
+        assert!(
+            l.starts_with("Error (option Hash: cannot allocate"),
+            "{out:?}"
+        );
     }
     // Resident memory stays small whatever was granted: the table is touched only as used.
     if let Some(mb) = e.rss_mb() {

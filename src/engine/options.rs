@@ -48,11 +48,22 @@ pub const USE_NNUE_DEFAULT: bool = true;
 /// What kind of value an option takes, with its default (the UCI option types).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionType {
-    Check { default: bool },
-    Spin { default: i64, min: i64, max: i64 },
-    Combo { default: &'static str, choices: Vec<&'static str> },
+    Check {
+        default: bool,
+    },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Combo {
+        default: &'static str,
+        choices: Vec<&'static str>,
+    },
     /// Free text.
-    Text { default: &'static str },
+    Text {
+        default: &'static str,
+    },
     /// A file's path (XBoard offers a file chooser); empty by default.
     File,
     /// An action without a value.
@@ -162,7 +173,9 @@ pub fn parse_value(opt: &EngineOption, raw: Option<&str>) -> Result<OptionValue,
         OptionType::Button => Ok(OptionValue::Press),
         OptionType::Text { .. } | OptionType::File => {
             let v = raw.unwrap_or("");
-            Ok(OptionValue::Text(if v == "<empty>" { "" } else { v }.to_string()))
+            Ok(OptionValue::Text(
+                if v == "<empty>" { "" } else { v }.to_string(),
+            ))
         }
         OptionType::Check { .. } => {
             let v = given()?;
@@ -516,7 +529,10 @@ mod tests {
 
     #[test]
     fn name_value_pairs_split_once() {
-        assert_eq!(split_name_value("Use NNUE = false"), Ok(("Use NNUE", "false")));
+        assert_eq!(
+            split_name_value("Use NNUE = false"),
+            Ok(("Use NNUE", "false"))
+        );
         assert_eq!(split_name_value("EvalFile=a=b"), Ok(("EvalFile", "a=b")));
         assert_eq!(
             split_name_value("Hash").unwrap_err().to_string(),

@@ -424,7 +424,11 @@ impl EngineState {
         }
         self.rule_values.retain(|(n, _)| *n != name);
         self.rule_values.push((name, value));
-        Ok(if plays { Changed::Rules } else { Changed::Nothing })
+        Ok(if plays {
+            Changed::Rules
+        } else {
+            Changed::Nothing
+        })
     }
 
     /// Every rule switch of the current game with its value (the user's, or the default).
@@ -539,18 +543,21 @@ mod tests {
     #[test]
     fn a_tool_takes_its_options_through_the_table() {
         let cannon = registry::find("cannon").unwrap();
-        let s = EngineState::for_tool(
-            cannon,
-            &["Hash=2".into(), "cannonclearshot = on".into()],
-        )
-        .unwrap();
+        let s = EngineState::for_tool(cannon, &["Hash=2".into(), "cannonclearshot = on".into()])
+            .unwrap();
         assert_eq!(s.hash_mb(), 2);
         assert!(s.rule_values().contains(&("CannonClearShot", true)));
         for (bad, says) in [
             ("NoSuchRule=1", "unknown option 'NoSuchRule'"),
             ("Hash", "option 'Hash' is not NAME=VALUE"),
-            ("Hash=0", "option Hash: 0 is out of range 1..1048576; value unchanged"),
-            ("CannonClearShot=maybe", "option CannonClearShot: 'maybe' is not true or false"),
+            (
+                "Hash=0",
+                "option Hash: 0 is out of range 1..1048576; value unchanged",
+            ),
+            (
+                "CannonClearShot=maybe",
+                "option CannonClearShot: 'maybe' is not true or false",
+            ),
         ] {
             let e = EngineState::for_tool(cannon, &[bad.into()]).err().unwrap();
             assert_eq!(e.to_string(), says, "{bad}");
@@ -560,10 +567,7 @@ mod tests {
         let e = EngineState::for_tool(chess, &["CannonClearShot=true".into()])
             .err()
             .unwrap();
-        assert_eq!(
-            e.to_string(),
-            "option CannonClearShot: not a rule of chess"
-        );
+        assert_eq!(e.to_string(), "option CannonClearShot: not a rule of chess");
     }
 
     #[test]

@@ -174,5 +174,4 @@ mod tests {
         let chess = find("chess").unwrap();
         assert!(generate(&*chess.new_session(), &spec(1, 2, -1), |_| {}).is_err());
     }
-
 }

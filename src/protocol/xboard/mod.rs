@@ -13,8 +13,8 @@ pub mod describe;
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::board::Color;
 use crate::engine::options::{
-    self, Changed, EngineOption, OptionError, OptionType, OptionValue, EVAL_FILE, HASH, PONDER, THREADS,
-    UCI_VARIANT,
+    self, Changed, EngineOption, OptionError, OptionType, OptionValue, EVAL_FILE, HASH, PONDER,
+    THREADS, UCI_VARIANT,
 };
 use crate::engine::registry::{self, VariantInfo, VARIANTS};
 use crate::engine::state::{EngineState, EvaluatorNote};
@@ -159,7 +159,13 @@ pub fn feature_option(o: &EngineOption) -> String {
             // The default first, marked as XBoard marks the current choice.
             let list: Vec<String> = choices
                 .iter()
-                .map(|c| if c == default { format!("*{c}") } else { c.to_string() })
+                .map(|c| {
+                    if c == default {
+                        format!("*{c}")
+                    } else {
+                        c.to_string()
+                    }
+                })
                 .collect();
             format!("-combo {}", list.join(" /// "))
         }
@@ -172,7 +178,11 @@ pub fn feature_option(o: &EngineOption) -> String {
 
 /// An option refused, in XBoard's error form: `Error (reason): command`.
 fn option_error(e: &OptionError, command: &str) -> String {
-    format!("Error ({}): {}", clip_message(&e.to_string()), clip(command))
+    format!(
+        "Error ({}): {}",
+        clip_message(&e.to_string()),
+        clip(command)
+    )
 }
 
 /// The claim for a finished game, e.g. `1-0 {White mates}`.
@@ -1008,13 +1018,6 @@ impl XBoard {
         let Some(opt) = options::find(name) else {
             return say(&format!("Error (unknown option): {}", clip(name)));
         };
-        if NATIVE_OPTIONS.iter().any(|(_, n)| *n == opt.name) {
-            return say(&format!(
-                "Error (option {} is set with XBoard's own command): {}",
-                opt.name,
-                clip(name)
-            ));
-        }
         self.option_command(opt.name, value, &format!("option {arg}"));
     }
 

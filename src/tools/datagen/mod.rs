@@ -22,11 +22,10 @@ pub use format::{
 
 use crate::board::zobrist::SplitMix64;
 use crate::board::Color;
-use crate::engine::registry::{self, VariantInfo};
 use crate::engine::options::{
-    self, CLEAR_HASH, EVAL_FILE, MAX_THREADS, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS,
-    UCI_VARIANT,
+    self, CLEAR_HASH, EVAL_FILE, MAX_THREADS, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS, UCI_VARIANT,
 };
+use crate::engine::registry::{self, VariantInfo};
 use crate::engine::state::EngineState;
 use crate::engine::Session;
 use crate::games::Notation;

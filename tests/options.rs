@@ -1,0 +1,183 @@
+//! The option table against both protocols, through the real binary: every entry is announced
+//! by UCI and by XBoard (as a `feature option` or by the feature of XBoard's own command for
+//! it), a good value is taken without a word of error, and a bad value of every typed entry is
+//! refused in each protocol's own form, changing nothing.
+
+mod protocol_support;
+
+use cannonade::engine::options::{self, OptionType};
+use cannonade::protocol::uci::option_line;
+use cannonade::protocol::xboard::{feature_option, NATIVE_OPTIONS};
+use protocol_support::{Engine, ANSWER};
+
+fn uci() -> (Engine, Vec<String>) {
+    let mut e = Engine::start();
+    e.send("uci").unwrap();
+    let lines = e.until(ANSWER, |l| l == "uciok").unwrap();
+    (e, lines)
+}
+
+fn xboard() -> (Engine, Vec<String>) {
+    let mut e = Engine::start();
+    e.send("xboard").unwrap();
+    e.send("protover 2").unwrap();
+    let lines = e.until(ANSWER, |l| l.contains("done=1")).unwrap();
+    (e, lines)
+}
+
+/// The feature that announces XBoard's own command for an option.
+fn native_feature(command: &str) -> &'static str {
+    match command {
+        "memory" => "memory=1",
+        "cores" => "smp=1",
+        "variant" => "variants=\"",
+        // `hard` and `easy` are in every XBoard engine's vocabulary; no feature names them.
+        _ => "",
+    }
+}
+
+#[test]
+fn both_protocols_announce_every_entry_of_the_table() {
+    let (_, uci_lines) = uci();
+    let (_, xb_lines) = xboard();
+    let table = options::table();
+    assert!(table.len() >= 11, "{} options", table.len());
+    for o in table {
+        let line = option_line(o);
+        assert!(
+            uci_lines.contains(&line),
+            "uci does not announce {}: {uci_lines:?}",
+            o.name
+        );
+        assert!(line.starts_with(&format!("option name {} type ", o.name)));
+        let natives: Vec<&str> = NATIVE_OPTIONS
+            .iter()
+            .filter(|(_, n)| *n == o.name)
+            .map(|(c, _)| *c)
+            .collect();
+        if natives.is_empty() {
+            let feature = feature_option(o);
+            assert!(
+                xb_lines.iter().any(|l| l == &feature),
+                "xboard does not announce {}: {xb_lines:?}",
+                o.name
+            );
+        } else {
+            for c in natives {
+                let f = native_feature(c);
+                assert!(
+                    xb_lines.iter().any(|l| l.contains(f)),
+                    "xboard does not announce the command {c} for {}",
+                    o.name
+                );
+            }
+        }
+    }
+    // Nothing is announced that the table does not hold.
+    let announced = uci_lines
+        .iter()
+        .filter(|l| l.starts_with("option name "))
+        .count();
+    assert_eq!(announced, table.len());
+    let features = xb_lines
+        .iter()
+        .filter(|l| l.starts_with("feature option="))
+        .count();
+    let natives = table
+        .iter()
+        .filter(|o| NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name))
+        .count();
+    assert_eq!(features, table.len() - natives);
+}
+
+/// A value of the wrong kind for each typed option, and one out of range for each spin.
+fn bad_values(kind: &OptionType) -> Vec<String> {
+    match kind {
+        OptionType::Check { .. } => vec!["maybe".into()],
+        OptionType::Spin { min, max, .. } => vec![
+            "lots".into(),
+            (max.saturating_add(1)).to_string(),
+            (min - 1).to_string(),
+        ],
+        OptionType::Combo { .. } => vec!["tiddlywinks".into()],
+        _ => vec![],
+    }
+}
+
+#[test]
+fn a_bad_value_is_refused_in_each_protocols_form_and_changes_nothing() {
+    let (mut u, _) = uci();
+    let (mut x, _) = xboard();
+    x.send("new").unwrap();
+    for o in options::table() {
+        for bad in bad_values(&o.kind) {
+            u.send(&format!("setoption name {} value {bad}", o.name))
+                .unwrap();
+            let out = u.sync_uci().unwrap();
+            assert_eq!(out.len(), 1, "{} = {bad}: {out:?}", o.name);
+            assert!(
+                out[0].starts_with(&format!("info string error: option {}: ", o.name))
+                    && out[0].contains(&bad),
+                "{} = {bad}: {out:?}",
+                o.name
+            );
+            let native = NATIVE_OPTIONS.iter().find(|(_, n)| *n == o.name);
+            let command = match native {
+                // `hard`/`easy` take no value, `variant` answers with its own error.
+                Some((c, _)) if *c == "memory" || *c == "cores" => format!("{c} {bad}"),
+                Some(_) => continue,
+                None => format!("option {}={bad}", o.name),
+            };
+            x.send(&command).unwrap();
+            let out = x.sync_xboard().unwrap();
+            assert_eq!(out.len(), 1, "{command}: {out:?}");
+            assert!(
+                out[0].starts_with(&format!("Error (option {}: ", o.name))
+                    && out[0].contains(&bad)
+                    && out[0].ends_with(&format!("): {command}")),
+                "{command}: {out:?}"
+            );
+        }
+    }
+    // Nothing changed: the start position, one thread, one line, the default table.
+    u.send("go depth 3").unwrap();
+    let lines = u.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+    assert!(lines.iter().all(|l| !l.contains("multipv 2")), "{lines:?}");
+    x.send("sd 2").unwrap();
+    x.send("usermove e2e4").unwrap();
+    x.until(ANSWER, |l| l.starts_with("move ")).unwrap();
+}
+
+#[test]
+fn good_values_are_taken_silently_in_both_forms_of_a_check() {
+    let (mut u, _) = uci();
+    let (mut x, _) = xboard();
+    for o in options::table() {
+        let OptionType::Check { default } = o.kind else {
+            continue;
+        };
+        // Use NNUE tells which evaluation is used; every other check answers nothing.
+        let talks = o.name == options::USE_NNUE;
+        for value in [!default, default] {
+            u.send(&format!("setoption name {} value {value}", o.name))
+                .unwrap();
+            let out = u.sync_uci().unwrap();
+            assert!(
+                out.iter().all(|l| !l.contains("error")) && (talks || out.is_empty()),
+                "{}: {out:?}",
+                o.name
+            );
+            if NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name) {
+                continue;
+            }
+            x.send(&format!("option {}={}", o.name, u8::from(value)))
+                .unwrap();
+            let out = x.sync_xboard().unwrap();
+            assert!(
+                out.iter().all(|l| !l.starts_with("Error")) && (talks || out.is_empty()),
+                "{}: {out:?}",
+                o.name
+            );
+        }
+    }
+}
