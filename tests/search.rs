@@ -211,15 +211,21 @@ fn repetition_walk_stops_at_a_null_move() {
 /// Every game's `moved_kind` stays below `PIECE_KINDS` (the history tables are sized by it).
 #[test]
 fn moved_kinds_fit_the_history_tables() {
-    use cannonade::games::cannon::CannonPosition;
-    use cannonade::games::chess::{CannonriderChess, ChesstoniaChess, SwedishCannonChess};
-    use cannonade::games::shogi::CannonShogi;
+    use cannonade::engine::registry::{GameVisitor, VariantInfo, VARIANTS};
     use cannonade::games::PIECE_KINDS;
 
-    fn check<G: Game>(variant: &str) {
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = ();
+        fn visit<G: Game>(self, info: &'static VariantInfo) {
+            check::<G>(info)
+        }
+    }
+    fn check<G: Game>(info: &'static VariantInfo) {
+        let variant = info.game.name;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _game in 0..20 {
-            let mut pos = cannonade::engine::registry::new_game::<G>(variant).unwrap();
+            let mut pos = info.new_game::<G>().unwrap();
             for _ply in 0..80 {
                 if pos.outcome().is_some() {
                     break;
@@ -236,12 +242,9 @@ fn moved_kinds_fit_the_history_tables() {
             }
         }
     }
-    check::<Chess>("chess");
-    check::<SwedishCannonChess>("swedishcannon");
-    check::<CannonriderChess>("cannonriderscorpion");
-    check::<ChesstoniaChess>("chesstonia");
-    check::<CannonShogi>("cannonshogi");
-    check::<CannonPosition>("cannon");
+    for info in VARIANTS {
+        info.visit(Check);
+    }
 }
 
 #[test]

@@ -44,17 +44,64 @@ pub struct VariantInfo {
     /// training data, so one net, named for `V`, serves both. `None`: its nets are its own.
     pub shares_net_of: Option<&'static str>,
     /// The game type that plays it.
-    start: fn(&'static Variant) -> Result<Box<dyn Session>, GameError>,
+    pub game_type: GameType,
 }
 
-fn session<G: Game>(variant: &'static Variant) -> Result<Box<dyn Session>, GameError> {
-    Ok(Box::new(GameSession::<G>::new(variant)?))
+/// Every game type of this build. This enum and [`GameType::visit`] are the one list of them:
+/// whatever a tool or a test does per type (start a session, read NNUE features, trace the
+/// evaluation, check properties) it does through `visit`, so a new type that is registered
+/// here reaches all of them, and one that is not cannot be registered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameType {
+    Chess,
+    SwedishCannonChess,
+    CannonriderChess,
+    ChesstoniaChess,
+    CannonShogi,
+    Cannon,
+}
+
+/// Work to do with a game type whatever it is: [`GameType::visit`] calls `visit::<G>` with
+/// the concrete type, so the work is monomorphised per game.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self, variant: &'static VariantInfo) -> Self::Output;
+}
+
+impl GameType {
+    /// Runs `visitor` with this type as `G`, for `variant` (an entry this type plays).
+    pub fn visit<V: GameVisitor>(self, variant: &'static VariantInfo, visitor: V) -> V::Output {
+        match self {
+            GameType::Chess => visitor.visit::<Chess>(variant),
+            GameType::SwedishCannonChess => visitor.visit::<SwedishCannonChess>(variant),
+            GameType::CannonriderChess => visitor.visit::<CannonriderChess>(variant),
+            GameType::ChesstoniaChess => visitor.visit::<ChesstoniaChess>(variant),
+            GameType::CannonShogi => visitor.visit::<CannonShogi>(variant),
+            GameType::Cannon => visitor.visit::<CannonPosition>(variant),
+        }
+    }
+}
+
+/// A new session of a variant at its start position.
+struct NewSession;
+
+impl GameVisitor for NewSession {
+    type Output = Result<Box<dyn Session>, GameError>;
+    fn visit<G: Game>(self, variant: &'static VariantInfo) -> Self::Output {
+        Ok(Box::new(GameSession::<G>::new(&variant.game)?))
+    }
 }
 
 impl VariantInfo {
     /// A new session of this variant at its start position.
     pub fn new_session(&'static self) -> Box<dyn Session> {
-        (self.start)(&self.game).expect("registered variant must start")
+        self.visit(NewSession)
+            .expect("registered variant must start")
+    }
+
+    /// Runs `visitor` with the game type that plays this variant.
+    pub fn visit<V: GameVisitor>(&'static self, visitor: V) -> V::Output {
+        self.game_type.visit(self, visitor)
     }
 
     /// The variant name the nets and the training data of this variant carry: its own, or the
@@ -262,7 +309,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         ],
         net: Some(include_bytes!("../../nets/chess.nnue")),
         shares_net_of: None,
-        start: session::<Chess>,
+        game_type: GameType::Chess,
     },
     VariantInfo {
         game: Variant {
@@ -295,7 +342,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannon.nnue")),
         shares_net_of: None,
-        start: session::<CannonPosition>,
+        game_type: GameType::Cannon,
     },
     VariantInfo {
         game: Variant {
@@ -321,7 +368,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: None,
-        start: session::<CannonriderChess>,
+        game_type: GameType::CannonriderChess,
     },
     VariantInfo {
         game: Variant {
@@ -357,7 +404,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         // The pawn game's net: the Scorpion game shares it (`shares_net_of`).
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: Some("cannonrider"),
-        start: session::<CannonriderChess>,
+        game_type: GameType::CannonriderChess,
     },
     VariantInfo {
         game: Variant {
@@ -376,7 +423,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: None,
-        start: session::<SwedishCannonChess>,
+        game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
         game: Variant {
@@ -396,7 +443,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         // The two-cannon game's net: the one-cannon game shares it (`shares_net_of`).
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: Some("swedishcannon"),
-        start: session::<SwedishCannonChess>,
+        game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
         game: Variant {
@@ -455,7 +502,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonshogi.nnue")),
         shares_net_of: None,
-        start: session::<CannonShogi>,
+        game_type: GameType::CannonShogi,
     },
     VariantInfo {
         game: Variant {
@@ -494,7 +541,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/chesstonia.nnue")),
         shares_net_of: None,
-        start: session::<ChesstoniaChess>,
+        game_type: GameType::ChesstoniaChess,
     },
 ];
 
@@ -507,6 +554,28 @@ mod tests {
         for v in VARIANTS {
             let s = v.new_session();
             assert_eq!(s.fen(), v.game.start_fen, "{}", v.game.name);
+        }
+    }
+
+    /// The registered type of each variant plays it as its own: its start FEN is read back
+    /// as written, and no other type's session has the same legal moves there unless the two
+    /// types are one rule set on another board (which `GameType` would then list twice).
+    #[test]
+    fn each_variant_is_played_by_its_registered_type() {
+        struct Start;
+        impl GameVisitor for Start {
+            type Output = Option<String>;
+            fn visit<G: Game>(self, v: &'static VariantInfo) -> Option<String> {
+                G::new_game(&v.game).ok().map(|g| g.to_fen())
+            }
+        }
+        for v in VARIANTS {
+            assert_eq!(
+                v.visit(Start).as_deref(),
+                Some(v.game.start_fen),
+                "{}",
+                v.game.name
+            );
         }
     }
 

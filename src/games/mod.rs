@@ -324,6 +324,12 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
+    /// The evaluation's weights and their trace, for `cannonade tune`; `None` (the default)
+    /// for a game whose evaluation is not written as weighted terms.
+    fn eval_tuning() -> Option<tuning::EvalTuning<Self>> {
+        None
+    }
+
     /// Material alone, side to move's view: every piece (on the board, in hand or in reserve)
     /// at one fixed value, with none of the game knowledge in [`Game::evaluate`]. It is the
     /// baseline that evaluation is measured against (the `EvalMaterialOnly` option).

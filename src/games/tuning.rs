@@ -204,6 +204,24 @@ pub trait EvalTraced: Game {
     fn eval_trace(&self) -> Trace;
 }
 
+/// What `cannonade tune` needs of a game: its weights table and how to trace a position's
+/// evaluation ([`Game::eval_tuning`]; `None` for a game whose evaluation is not written as
+/// weighted terms).
+pub struct EvalTuning<G> {
+    pub params: &'static ParamTable,
+    pub trace: fn(&G) -> Trace,
+}
+
+impl<G: EvalTraced> EvalTuning<G> {
+    /// The tuning of a game with a traced evaluation.
+    pub fn of() -> Self {
+        EvalTuning {
+            params: G::params(),
+            trace: G::eval_trace,
+        }
+    }
+}
+
 /// Checks a game's table against its file: the file the tuner would write for the weights in
 /// use is the file in the repository (so the tuner's output can replace it as it is).
 #[cfg(test)]

@@ -4,18 +4,15 @@
 //! Data files are `cannonade datagen`'s binary files (read with its `DataReader`) or a text
 //! format, told apart by their first byte ([`open_records`]).
 //!
-//! [`features_for`] lists every game type (each implements [`crate::nnue::NnueFeatures`], a
-//! supertrait of [`Game`]); a type answers for the variants whose registry entry it starts.
+//! [`features_for`] reads a variant's positions with the game type its registry entry names
+//! (each type implements [`crate::nnue::NnueFeatures`], a supertrait of [`Game`]).
 //!
 //! Text format (one position per line; blank lines and lines starting with `#` are skipped):
 //! `FEN | score | result`, the score in centipawns and the result (1 win, 0 draw, -1 loss) both
 //! from the side to move's point of view, e.g.
 //! `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -35 | 0`.
 
-use crate::engine::registry::{self, VariantInfo};
-use crate::games::cannon::CannonPosition;
-use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
-use crate::games::shogi::CannonShogi;
+use crate::engine::registry::{self, GameVisitor, VariantInfo};
 use crate::games::Game;
 use crate::nnue::train::{
     self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
@@ -188,30 +185,15 @@ pub fn starting_net(
 
 /// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
 pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFeatures>, String> {
-    // Every game type: the first whose `new_game` accepts the registry entry plays it (a type
-    // refuses boards and pieces it does not have).
-    fn try_type<G: Game>(variant: &'static VariantInfo) -> Option<Box<dyn PositionFeatures>> {
-        let start = variant.new_game::<G>().ok()?;
-        Some(Box::new(GameFeatures(start)))
+    struct Features;
+    impl GameVisitor for Features {
+        type Output = Result<Box<dyn PositionFeatures>, String>;
+        fn visit<G: Game>(self, variant: &'static VariantInfo) -> Self::Output {
+            let start = variant.new_game::<G>().map_err(|e| e.to_string())?;
+            Ok(Box::new(GameFeatures(start)))
+        }
     }
-    type TryType = fn(&'static VariantInfo) -> Option<Box<dyn PositionFeatures>>;
-    let candidates: [TryType; 6] = [
-        try_type::<Chess>,
-        try_type::<SwedishCannonChess>,
-        try_type::<CannonriderChess>,
-        try_type::<ChesstoniaChess>,
-        try_type::<CannonShogi>,
-        try_type::<CannonPosition>,
-    ];
-    candidates
-        .iter()
-        .find_map(|try_type| try_type(variant))
-        .ok_or_else(|| {
-            format!(
-                "variant '{}' is played by no game type with NNUE features",
-                variant.game.name
-            )
-        })
+    variant.visit(Features)
 }
 
 /// Reads one line of the text format: `None` for a blank or comment line.

@@ -29,7 +29,7 @@ pub use tables::ChessTables;
 use crate::board::fen::diagram;
 use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Geometry, Square};
-use crate::games::tuning::{EvalTraced, ParamTable, Trace};
+use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
     err, from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
@@ -170,6 +170,10 @@ impl<W: ChessWord, R: ChessRules> EvalTraced for ChessPosition<W, R> {
 
 impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     type Moves = ChessMoves;
+
+    fn eval_tuning() -> Option<EvalTuning<Self>> {
+        Some(EvalTuning::of())
+    }
 
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         let name = variant.name;

@@ -20,7 +20,7 @@ pub use tables::{ShogiTables, BB};
 use crate::board::fen::diagram;
 use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Square};
-use crate::games::tuning::{EvalTraced, ParamTable, Trace};
+use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
     from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
@@ -89,6 +89,10 @@ impl EvalTraced for ShogiPosition {
 
 impl Game for ShogiPosition {
     type Moves = ShogiMoves;
+
+    fn eval_tuning() -> Option<EvalTuning<Self>> {
+        Some(EvalTuning::of())
+    }
 
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         ShogiPosition::from_fen(variant.start_fen)
