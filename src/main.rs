@@ -54,7 +54,7 @@ enum Command {
     /// Search fixed positions of every variant to a fixed depth (1 thread, fresh hash) and
     /// print the node count (a signature of the search) and the speed.
     Bench {
-        #[arg(long, default_value_t = cannonade::tools::bench::DEFAULT_DEPTH)]
+        #[arg(long, default_value_t = cannonade::engine::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
     /// Write balanced opening positions (EPD, one FEN per line) for matches: random play for
@@ -144,12 +144,8 @@ fn run_perft(
     let start = Instant::now();
     let split = session.perft_divide(depth, threads.max(1), Notation::Uci);
     let elapsed = start.elapsed();
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        split.iter().map(|(_, n)| n).sum()
-    };
-    for (m, n) in &split {
+    let total = split.total;
+    for (m, n) in &split.moves {
         println!("{m}: {n}");
     }
     println!();
@@ -163,7 +159,7 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32) -> Result<(), String> {
-    let r = cannonade::tools::bench::run(depth, |line| eprintln!("{line}"))?;
+    let r = cannonade::engine::bench::run(depth, |line| eprintln!("{line}"))?;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nps());
     Ok(())

@@ -289,7 +289,7 @@ fn go_perft_does_not_block_isready_stop_or_quit() {
 
 #[test]
 fn bench_does_not_block_isready_stop_or_quit() {
-    uci_stays_responsive("bench 30", "bench: stopped");
+    uci_stays_responsive("bench 30", "info string bench stopped");
 }
 
 #[test]
@@ -659,5 +659,37 @@ fn cannonrider_games_have_one_kind_of_pawn() {
         "cannonrider",
         "nrbckqcbrn/*ppppppps*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
         "no Scorpions",
+    );
+}
+
+/// Both protocols run the same long jobs: XBoard's `bench` counts what UCI's counts, and its
+/// `pong` waits for the count; `perft` in both gives the same total.
+#[test]
+fn both_protocols_run_the_same_bench_and_perft() {
+    let mut u = uci();
+    u.send("bench 2").unwrap();
+    let uci_lines = u.until(ANSWER, |l| l.starts_with("Nodes/second")).unwrap();
+    let nodes = |lines: &[String], prefix: &str| -> u64 {
+        let l = lines
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        l.trim().parse().unwrap()
+    };
+    let uci_nodes = nodes(&uci_lines, "Nodes searched:");
+    let mut x = xboard();
+    let xb_lines = run_xb(&mut x, &["bench 2"]);
+    assert_eq!(nodes(&xb_lines, "# Nodes searched:"), uci_nodes);
+    let out = run_xb(&mut x, &["perft 3"]);
+    assert_eq!(out.last().map(String::as_str), Some("perft 3: 8902"));
+    u.send("go perft 3").unwrap();
+    let out = u
+        .until(ANSWER, |l| l.starts_with("Nodes searched"))
+        .unwrap();
+    assert_eq!(out.last().map(String::as_str), Some("Nodes searched: 8902"));
+    let out = run_xb(&mut x, &["bench 0"]);
+    assert_eq!(
+        out,
+        vec!["Error (bench: expected a depth from 1 to 64): bench 0"]
     );
 }

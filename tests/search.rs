@@ -175,8 +175,8 @@ fn perpetual_check_is_found_and_scored_as_a_draw() {
 
 #[test]
 fn bench_signature_is_stable_across_runs() {
-    let a = cannonade::tools::bench::run(4, |_| {}).unwrap();
-    let b = cannonade::tools::bench::run(4, |_| {}).unwrap();
+    let a = cannonade::engine::bench::run(4, |_| {}).unwrap();
+    let b = cannonade::engine::bench::run(4, |_| {}).unwrap();
     assert_eq!(a.nodes, b.nodes);
 }
 

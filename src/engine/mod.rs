@@ -3,6 +3,8 @@
 //! ([`EngineState`]). Protocols and tools choose a game by name here at
 //! run time; the work inside a session is monomorphised per game.
 
+pub mod bench;
+pub mod jobs;
 pub mod options;
 pub mod registry;
 pub mod session;
@@ -10,5 +12,5 @@ pub mod state;
 pub mod text;
 
 pub use registry::{VariantInfo, VARIANTS};
-pub use session::{apply_moves, Coord, GameSession, MoveFacts, MoveText, Session};
+pub use session::{apply_moves, Coord, Divide, GameSession, MoveFacts, MoveText, Session};
 pub use state::EngineState;

@@ -46,8 +46,8 @@ pub trait Session: Send {
     fn move_facts(&self) -> Vec<MoveFacts>;
     /// The facts of one legal move given in `notation`; an error if it is not legal here.
     fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError>;
-    /// Perft split by root move: `(move, leaf count)` pairs in move-generation order.
-    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)>;
+    /// Perft split by root move, in move-generation order, with the total.
+    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Divide;
     /// [`Session::perft_divide`] that gives up (`None`) soon after `stop` is set.
     fn perft_divide_until(
         &self,
@@ -55,7 +55,7 @@ pub trait Session: Send {
         threads: usize,
         notation: Notation,
         stop: &AtomicBool,
-    ) -> Option<Vec<(String, u64)>>;
+    ) -> Option<Divide>;
     /// The rule switches of this variant, with defaults and help.
     fn rule_options(&self) -> &'static [RuleOption];
     /// An independent copy (same variant, switches and position), e.g. for a search thread.
@@ -78,6 +78,27 @@ pub trait Session: Send {
         notation: Notation,
         report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> SearchResult<String>;
+}
+
+/// A perft count split by root move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide {
+    /// `(move, leaves below it)` for each legal move, in generation order.
+    pub moves: Vec<(String, u64)>,
+    /// The leaves at the depth asked: the sum over the moves, and 1 at depth 0 (the position
+    /// itself, with no moves listed).
+    pub total: u64,
+}
+
+impl Divide {
+    fn of(depth: u32, moves: Vec<(String, u64)>) -> Divide {
+        let total = if depth == 0 {
+            1
+        } else {
+            moves.iter().map(|(_, n)| n).sum()
+        };
+        Divide { moves, total }
+    }
 }
 
 /// One move in each notation: for engines of either protocol and for PGN files.
@@ -395,11 +416,12 @@ impl<G: Game> Session for GameSession<G> {
         }
     }
 
-    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Vec<(String, u64)> {
-        perft::divide(&self.pos, depth, threads)
+    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Divide {
+        let moves = perft::divide(&self.pos, depth, threads)
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
-            .collect()
+            .collect();
+        Divide::of(depth, moves)
     }
 
     fn perft_divide_until(
@@ -408,14 +430,13 @@ impl<G: Game> Session for GameSession<G> {
         threads: usize,
         notation: Notation,
         stop: &AtomicBool,
-    ) -> Option<Vec<(String, u64)>> {
+    ) -> Option<Divide> {
         let split = perft::divide_until(&self.pos, depth, threads, stop)?;
-        Some(
-            split
-                .into_iter()
-                .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
-                .collect(),
-        )
+        let moves = split
+            .into_iter()
+            .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
+            .collect();
+        Some(Divide::of(depth, moves))
     }
 
     fn rule_options(&self) -> &'static [RuleOption] {

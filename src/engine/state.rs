@@ -527,11 +527,7 @@ mod tests {
         s.session_mut()
             .set_position(Some(fen), &[], Notation::Uci)
             .unwrap();
-        s.session()
-            .perft_divide(2, 1, Notation::Uci)
-            .iter()
-            .map(|(_, n)| n)
-            .sum()
+        s.session().perft_divide(2, 1, Notation::Uci).total
     }
 
     #[test]

@@ -5,13 +5,12 @@
 //! `info string error: ...` and leaves the engine as it was.
 
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
+use crate::engine::jobs::{self, Job, JobEvent, JobKind};
 use crate::engine::options::{self, Changed, EngineOption, OptionType, EVAL_FILE};
 use crate::engine::registry::VariantInfo;
 use crate::engine::state::EngineState;
 use crate::games::Notation;
 use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
-use crate::tools::bench;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -19,12 +18,10 @@ use std::time::{Duration, Instant};
 /// The most bad `go` parameters named one by one; the rest are counted in one line.
 const GO_ERRORS_NAMED: usize = 3;
 
-/// A search, or a long job (`go perft`, `bench`), running on its own thread so that the
-/// command loop still answers `isready`, `stop` and `quit`.
+/// A search running on its own thread, so that the command loop still answers `isready`,
+/// `stop` and `quit`.
 struct Running {
     ctl: Arc<SearchControl>,
-    /// Stops a job that is not one search.
-    cancel: Arc<AtomicBool>,
     /// Infinite and ponder searches end only on `stop`/`ponderhit`.
     waits_for_stop: bool,
     handle: JoinHandle<()>,
@@ -35,6 +32,8 @@ pub struct Uci {
     /// Game, rule switches, table and options, kept as the XBoard adapter keeps them.
     state: EngineState,
     running: Option<Running>,
+    /// A `go perft` or `bench` running on its own thread.
+    job: Option<Job>,
 }
 
 impl Default for Uci {
@@ -114,6 +113,7 @@ impl Uci {
         Uci {
             state: EngineState::new(),
             running: None,
+            job: None,
         }
     }
 
@@ -135,25 +135,34 @@ impl Uci {
         // piped `go depth 5` still answers); then, and at once for an infinite or ponder search,
         // it is stopped and its move printed. The engine never outlives its input by more than
         // about `END_OF_INPUT_GRACE`.
-        if let Some(r) = &self.running {
-            if !r.waits_for_stop {
-                let deadline = Instant::now() + END_OF_INPUT_GRACE;
-                while !r.handle.is_finished() && Instant::now() < deadline {
-                    thread::sleep(Duration::from_millis(2));
-                }
-            }
+        let deadline = Instant::now() + END_OF_INPUT_GRACE;
+        let busy = |u: &Self| {
+            u.running
+                .as_ref()
+                .is_some_and(|r| !r.waits_for_stop && !r.handle.is_finished())
+                || u.job.as_ref().is_some_and(|j| !j.is_finished())
+        };
+        while busy(self) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(2));
         }
         self.finish(true);
     }
 
-    /// Ends the running search, if any: stops it when `stop` is set or it would never end.
+    /// Ends the running search or job, if any: stops it when `stop` is set or it would never
+    /// end.
     fn finish(&mut self, stop: bool) {
         if let Some(r) = self.running.take() {
             if stop || r.waits_for_stop {
                 r.ctl.stop();
-                r.cancel.store(true, Relaxed);
             }
             let _ = r.handle.join();
+        }
+        if let Some(job) = self.job.take() {
+            if stop {
+                job.stop();
+            } else {
+                job.wait();
+            }
         }
     }
 
@@ -167,11 +176,12 @@ impl Uci {
         let Some((&cmd, args)) = tokens.split_first() else {
             return true;
         };
-        // A finished search thread is collected before anything else.
+        // A finished search or job thread is collected before anything else.
         if self
             .running
             .as_ref()
             .is_some_and(|r| r.handle.is_finished())
+            || self.job.as_ref().is_some_and(Job::is_finished)
         {
             self.finish(false);
         }
@@ -211,7 +221,7 @@ impl Uci {
             "eval" => self.cmd_eval(),
             "bench" => {
                 self.stop_search();
-                self.cmd_bench(args);
+                self.start_job("bench", args.first().copied());
             }
             "debug" | "register" => {}
             _ => error(format!("unknown command '{}'", clip(cmd))),
@@ -322,12 +332,11 @@ impl Uci {
 
     fn cmd_go(&mut self, args: &[&str]) {
         if args.first() == Some(&"perft") {
-            return self.cmd_perft(&args[1..]);
+            return self.start_job("perft", args.get(1).copied());
         }
         let limits = self.parse_go(args);
         let session = self.state.session().clone_session();
         let ctl = Arc::new(SearchControl::new(limits.ponder));
-        let cancel = Arc::new(AtomicBool::new(false));
         let tt = self.state.table();
         let opts = self.state.options().clone();
         let thread_ctl = Arc::clone(&ctl);
@@ -362,7 +371,6 @@ impl Uci {
             Ok(handle) => {
                 self.running = Some(Running {
                     ctl,
-                    cancel,
                     waits_for_stop: limits.infinite || limits.ponder,
                     handle,
                 })
@@ -463,71 +471,51 @@ impl Uci {
         l
     }
 
-    /// Runs `job` on its own thread as the running task: `stop`, `quit`, the end of input and
-    /// any command that needs the engine idle set its cancel flag and wait for it.
-    fn start_job(&mut self, name: &str, job: impl FnOnce(Arc<AtomicBool>) + Send + 'static) {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        match thread::Builder::new()
-            .name(name.into())
-            .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
-            .spawn(move || job(flag))
-        {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    ctl: Arc::new(SearchControl::new(false)),
-                    cancel,
-                    waits_for_stop: false,
-                    handle,
-                })
+    /// `go perft N` and `bench [DEPTH]`: on their own thread (the jobs both protocols run),
+    /// stopped by `stop`, `quit`, the end of input and any command that needs the engine idle.
+    fn start_job(&mut self, command: &str, arg: Option<&str>) {
+        let kind = match jobs::parse_depth(command, arg) {
+            Ok(kind) => kind,
+            Err(e) => {
+                return error(format!(
+                    "{}{e}",
+                    if command == "perft" { "go " } else { "" }
+                ))
             }
-            Err(e) => error(format!("{name}: cannot start a thread: {e}")),
-        }
-    }
-
-    /// `go perft N`: split by root move, then the total; on its own thread, stopped by `stop`.
-    fn cmd_perft(&mut self, args: &[&str]) {
-        let depth = match args.first().map(|d| d.parse::<u32>()) {
-            Some(Ok(d)) if d <= 20 => d,
-            _ => return error("go perft: expected a depth from 0 to 20"),
         };
         let session = self.state.session().clone_session();
         let threads = self.state.options().threads;
-        self.start_job("perft", move |stop| {
-            let Some(split) = session.perft_divide_until(depth, threads, Notation::Uci, &stop)
-            else {
-                return say("info string perft stopped");
-            };
-            let total: u64 = if depth == 0 {
-                1
-            } else {
-                split.iter().map(|(_, n)| n).sum()
-            };
-            for (m, n) in &split {
-                say(&format!("{m}: {n}"));
-            }
-            say("");
-            say(&format!("Nodes searched: {total}"));
-        });
-    }
-
-    /// `bench [DEPTH]`: on its own thread, stopped by `stop`.
-    fn cmd_bench(&mut self, args: &[&str]) {
-        let depth = match args.first().map(|d| d.parse::<u32>()) {
-            None => bench::DEFAULT_DEPTH,
-            Some(Ok(d)) if (1..=64).contains(&d) => d,
-            _ => return error("bench: expected a depth from 1 to 64"),
-        };
-        self.start_job("bench", move |stop| {
-            let r = bench::run_until(depth, &stop, |line| say(&format!("info string {line}")));
-            match r {
-                Ok(r) => {
+        let started = Job::start(
+            kind,
+            session,
+            threads,
+            Notation::Uci,
+            move |event| match event {
+                JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+                JobEvent::PerftTotal { total, .. } => {
+                    say("");
+                    say(&format!("Nodes searched: {total}"));
+                }
+                JobEvent::BenchLine(line) => say(&format!("info string {line}")),
+                JobEvent::BenchDone(r) => {
                     say(&format!("Nodes searched: {}", r.nodes));
                     say(&format!("Nodes/second: {}", r.nps()));
                 }
-                Err(e) => error(format!("bench: {e}")),
-            }
-        });
+                JobEvent::Stopped => say(&format!("info string {} stopped", job_name(kind))),
+                JobEvent::Failed(e) => error(format!("{}: {e}", job_name(kind))),
+            },
+        );
+        match started {
+            Ok(job) => self.job = Some(job),
+            Err(e) => error(format!("{command}: cannot start a thread: {e}")),
+        }
+    }
+}
+
+fn job_name(kind: JobKind) -> &'static str {
+    match kind {
+        JobKind::Perft { .. } => "perft",
+        JobKind::Bench { .. } => "bench",
     }
 }
 

@@ -1,7 +1,7 @@
-//! Tools built on the engine facade: bench, the match runner, openings, training data
-//! (`datagen`) and the batch `legal` interface.
+//! Tools built on the engine facade: the match runner, openings, training data (`datagen`),
+//! training and tuning, and the batch `legal` interface. (`bench` lives in the engine: both
+//! protocols run it.)
 
-pub mod bench;
 pub mod datagen;
 pub mod legal;
 pub mod r#match;

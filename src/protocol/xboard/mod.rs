@@ -12,6 +12,7 @@ pub mod describe;
 
 use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
 use crate::board::Color;
+use crate::engine::jobs::{self, Job, JobEvent, JobKind};
 use crate::engine::options::{
     self, Changed, EngineOption, OptionError, OptionType, OptionValue, EVAL_FILE, HASH, PONDER,
     THREADS, UCI_VARIANT,
@@ -24,7 +25,6 @@ use crate::games::EndReason;
 use crate::games::{Notation, Outcome};
 use crate::search::{Bound, Limits, PvInfo, Report, Score, SearchControl, SearchResult};
 use clock::Clock;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
@@ -65,13 +65,6 @@ struct Running {
     handle: JoinHandle<SearchResult<String>>,
     /// The position key the search started from (a result for another position is stale).
     key: u64,
-}
-
-/// A `perft` running on its own thread (on a copy of the position), so that the command loop
-/// still reads `?`, `quit` and the rest while it counts.
-struct Job {
-    cancel: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
 }
 
 /// A move being entered with the mouse: the square its piece was lifted from (None: the
@@ -252,7 +245,7 @@ impl XBoard {
             x.running
                 .as_ref()
                 .is_some_and(|r| r.purpose == Purpose::Think && !r.handle.is_finished())
-                || x.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+                || x.job.as_ref().is_some_and(|j| !j.is_finished())
         };
         while busy(self) && Instant::now() < deadline {
             thread::sleep(POLL);
@@ -266,11 +259,10 @@ impl XBoard {
         self.stop_search();
     }
 
-    /// Stops a running `perft` and prints the `pong`s held for it.
+    /// Stops a running `perft` or `bench` and prints the `pong`s held for it.
     fn cancel_job(&mut self) {
         if let Some(job) = self.job.take() {
-            job.cancel.store(true, Relaxed);
-            let _ = job.handle.join();
+            job.stop();
         }
         for pong in std::mem::take(&mut self.held_pongs) {
             say(&pong);
@@ -304,7 +296,7 @@ impl XBoard {
         {
             self.wait_for_search();
         }
-        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+        if self.job.as_ref().is_some_and(Job::is_finished) {
             self.cancel_job();
         }
     }
@@ -660,7 +652,7 @@ impl XBoard {
             "lift" | "hover" => self.cmd_lift(cmd, rest),
             "put" => self.cmd_put(rest),
             "option" => self.cmd_option(rest),
-            "perft" => self.cmd_perft(rest),
+            "perft" | "bench" => self.start_job(cmd, rest),
             "quit" => {
                 self.cancel_job();
                 return false;
@@ -1091,40 +1083,41 @@ impl XBoard {
         }
     }
 
-    /// `perft N` on its own thread, on a copy of the position: a running search goes on, and
-    /// `?`, `new`, `variant`, `quit` or the end of input stop the count. `pong`s wait for it.
-    fn cmd_perft(&mut self, arg: &str) {
-        let depth = match arg.parse::<u32>() {
-            Ok(d) if d <= 20 => d,
-            _ => {
+    /// `perft N` and `bench [DEPTH]` on their own thread (the jobs both protocols run), on a
+    /// copy of the position: a running search goes on, and `?`, `new`, `variant`, `quit` or
+    /// the end of input stop the count. `pong`s wait for it.
+    fn start_job(&mut self, command: &str, arg: &str) {
+        let arg = Some(arg).filter(|a| !a.is_empty());
+        let kind = match jobs::parse_depth(command, arg) {
+            Ok(kind) => kind,
+            Err(e) => {
                 return say(&format!(
-                    "Error (perft depth must be 0..20): perft {}",
-                    clip(arg)
+                    "Error ({e}): {}",
+                    clip(format!("{command} {}", arg.unwrap_or("")).trim_end())
                 ))
             }
         };
         self.cancel_job();
         let session = self.state.session().clone_session();
         let threads = self.state.options().threads;
-        let cancel = Arc::new(AtomicBool::new(false));
-        let stop = Arc::clone(&cancel);
-        let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
-            let Some(split) = session.perft_divide_until(depth, threads, NOTATION, &stop) else {
-                return say(&format!("Error (perft stopped): perft {depth}"));
-            };
-            let total: u64 = if depth == 0 {
-                1
-            } else {
-                split.iter().map(|(_, n)| n).sum()
-            };
-            for (m, n) in &split {
-                say(&format!("{m}: {n}"));
+        let started = Job::start(kind, session, threads, NOTATION, move |event| match event {
+            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+            JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
+            // Not XBoard's: the bench as comment lines, which GUIs ignore.
+            JobEvent::BenchLine(line) => say(&format!("# {line}")),
+            JobEvent::BenchDone(r) => {
+                say(&format!("# Nodes searched: {}", r.nodes));
+                say(&format!("# Nodes/second: {}", r.nps()));
             }
-            say(&format!("perft {depth}: {total}"));
+            JobEvent::Stopped => match kind {
+                JobKind::Perft { depth } => say(&format!("Error (perft stopped): perft {depth}")),
+                JobKind::Bench { depth } => say(&format!("Error (bench stopped): bench {depth}")),
+            },
+            JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(&e))),
         });
-        match spawned {
-            Ok(handle) => self.job = Some(Job { cancel, handle }),
-            Err(e) => say(&format!("Error (cannot start perft: {e}): perft {depth}")),
+        match started {
+            Ok(job) => self.job = Some(job),
+            Err(e) => say(&format!("Error (cannot start {command}: {e}): {command}")),
         }
     }
 }

@@ -28,7 +28,7 @@ pub fn positions() -> Vec<(&'static str, &'static str)> {
 }
 
 /// What a bench measured.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
