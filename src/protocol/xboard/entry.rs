@@ -1,0 +1,156 @@
+//! Moves a person enters: typed or sent by the GUI (`usermove`), or entered with the mouse leg
+//! by leg (`lift`, `put`, `hover`), answered with the squares the next leg may go to.
+
+use super::{clip, describe, say, XBoard, NOTATION};
+use crate::engine::Coord;
+
+/// A move being entered with the mouse: the square its piece was lifted from (None: the
+/// holdings) and the squares its first legs went through. XBoard reports a multi-leg move
+/// (a Cannon shot: to the victim, then back to the shooter) as `lift e3`, `put e5`, `lift e5`,
+/// `put e3`; each `lift` is answered with where the next leg can go.
+pub(super) struct Entry {
+    pub(super) from: Option<Coord>,
+    pub(super) entered: Vec<Coord>,
+}
+
+impl XBoard {
+    /// A move as XBoard is told it (see [`MoveFacts::gui`]).
+    pub(super) fn gui_form(&self, mv: &str) -> String {
+        self.state
+            .session()
+            .facts_of(mv, NOTATION)
+            .map_or_else(|_| mv.to_string(), |f| f.gui)
+    }
+
+    /// The engine's string of a move XBoard sent (see [`Self::gui_form`]; a trailing `=`, "no
+    /// promotion", is dropped); unknown strings are returned unchanged, to be refused as illegal.
+    pub(super) fn engine_form(&self, s: &str) -> String {
+        // In shogi-like games XBoard marks a move that could promote but does not with `=`.
+        let s = s.strip_suffix('=').unwrap_or(s);
+        let legal = self.state.session().legal_moves(NOTATION);
+        if legal.iter().any(|m| m == s) {
+            return s.to_string();
+        }
+        self.state
+            .session()
+            .move_facts()
+            .into_iter()
+            .find(|f| f.gui == s)
+            .map_or_else(|| s.to_string(), |f| f.text.xboard)
+    }
+
+    pub(super) fn cmd_usermove(&mut self, mv: &str) {
+        if mv.is_empty() {
+            return say("Error (no move given): usermove");
+        }
+        // An illegal move changes nothing: whatever search runs goes on (a move the engine
+        // thinks about is not thrown away).
+        let engine_mv = self.engine_form(mv);
+        // (Read by the game, not looked up in the move list: a shot may come in two legs.)
+        if self
+            .state
+            .session()
+            .move_text(&engine_mv, NOTATION)
+            .is_err()
+        {
+            return say(&self.illegal_move(&engine_mv, mv));
+        }
+        // A legal move stops the search: a ponder or analysis search is restarted for the
+        // new position; the GUI moving for the side the engine thinks for overrides it.
+        self.stop_search();
+        match self.state.session_mut().play(&engine_mv, NOTATION) {
+            Ok(()) => {
+                self.history.push(engine_mv);
+                self.position_changed();
+            }
+            Err(_) => {
+                say(&format!("Illegal move: {}", clip(mv)));
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+        }
+    }
+
+    /// The refusal of `mv`, with the reason when it is the first leg of a legal multi-leg
+    /// move (a Cannon shot entered by clicking the victim twice, which XBoard would show as the
+    /// soldier moving there). The reason avoids the words XBoard takes for other errors
+    /// ("time", "draw", "board", ...).
+    pub(super) fn illegal_move(&self, engine_mv: &str, mv: &str) -> String {
+        let facts = self.state.session().move_facts();
+        let ranks = self.state.variant().game.ranks;
+        match describe::first_leg_of(&facts, engine_mv, ranks) {
+            Some(whole) => format!(
+                "Illegal move (only the first leg of {}): {}",
+                whole.text.xboard,
+                clip(mv)
+            ),
+            None => format!("Illegal move: {}", clip(mv)),
+        }
+    }
+
+    /// A board square named by `lift`/`put`/`hover`; None for a holdings square (which XBoard
+    /// names with a file letter off the board).
+    pub(super) fn gui_square(&self, square: &str) -> Option<Coord> {
+        let (files, ranks) = self.board_size();
+        describe::parse_square(square, files, ranks)
+            .filter(|(_, n)| *n == square.len())
+            .map(|(sq, _)| sq)
+    }
+
+    /// The board's files and ranks.
+    pub(super) fn board_size(&self) -> (usize, usize) {
+        let game = &self.state.variant().game;
+        (game.files, game.ranks)
+    }
+
+    pub(super) fn cmd_lift(&mut self, cmd: &str, square: &str) {
+        let sq = self.gui_square(square);
+        if cmd == "hover" {
+            // Hovering over a destination changes nothing in the move being entered.
+            if self.entry.is_none() {
+                return;
+            }
+        } else {
+            // A `lift` on the square the last leg reached (after its `put`) asks for the next
+            // leg of the same move; any other `lift` starts a new move.
+            let next_leg =
+                matches!(&self.entry, Some(e) if sq.is_some() && e.entered.last() == sq.as_ref());
+            if !next_leg {
+                self.entry = Some(Entry {
+                    from: sq,
+                    entered: Vec::new(),
+                });
+            }
+        }
+        let Some(entry) = &self.entry else { return };
+        let (files, ranks) = self.board_size();
+        let facts = self.state.session().move_facts();
+        let marks = describe::entry_marks(&facts, entry.from, &entry.entered);
+        say(&describe::highlight(&marks, files, ranks));
+    }
+
+    pub(super) fn cmd_put(&mut self, square: &str) {
+        let sq = self.gui_square(square);
+        if let (Some(entry), Some(sq)) = (&mut self.entry, sq) {
+            let mut entered = entry.entered.clone();
+            entered.push(sq);
+            let facts = self.state.session().move_facts();
+            if describe::goes_on_from(&facts, entry.from, &entered) {
+                // The end of a first leg: XBoard asks for the next one with a `lift` here.
+                entry.entered = entered;
+                return;
+            }
+            if describe::promotion_choice_at(&facts, entry.from, &entered) {
+                // A piece put on a magenta square: with sweep promotions XBoard sends this
+                // `put` on the press and reads the square's colour again on the release, so
+                // clearing the marks now would lose the promotion.
+                return;
+            }
+        }
+        // The move is complete (or abandoned): clear the marks.
+        self.entry = None;
+        let (files, ranks) = self.board_size();
+        say(&describe::highlight(&[], files, ranks));
+    }
+}

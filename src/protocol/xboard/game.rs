@@ -1,0 +1,166 @@
+//! The game the GUI sets up: a new game, a variant, a position, moves taken back; and the long
+//! jobs (`perft`, `bench`) run on a copy of it.
+
+use super::{clip, clip_message, describe, say, XBoard, NOTATION};
+use crate::board::Color;
+use crate::engine::jobs::{self, Job, JobEvent, JobKind};
+use crate::engine::registry::{self, VariantInfo};
+
+impl XBoard {
+    /// Starts a new game of `info` at its start position.
+    pub(super) fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+        let was = self.state.variant().game.name;
+        self.state.select_variant(info)?;
+        if was != info.game.name {
+            if let Some(note) = self.state.nnue_missing() {
+                say(&format!("telluser {note}"));
+            }
+        }
+        self.setup_fen = None;
+        self.history.clear();
+        self.excluded.clear();
+        self.game_over = false;
+        Ok(())
+    }
+
+    pub(super) fn cmd_new(&mut self) {
+        self.stop_search();
+        self.cancel_job();
+        self.analyzing = false;
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.clock.depth = None;
+        self.clock.mine = None;
+        self.clock.theirs = None;
+        self.state.clear_table();
+        if let Err(e) = self.reset_game(registry::default_variant()) {
+            say(&format!("Error ({e}): new"));
+        }
+    }
+
+    pub(super) fn cmd_variant(&mut self, name: &str) {
+        let Some(info) = registry::find(name) else {
+            return say(&format!("Error (unknown variant): {}", clip(name)));
+        };
+        self.stop_search();
+        if let Err(e) = self.reset_game(info) {
+            return say(&format!("Error ({e}): variant {}", clip(name)));
+        }
+        if let Some(desc) = &info.xboard {
+            say(&describe::setup_line(
+                info,
+                desc,
+                &self.state.session().fen(),
+            ));
+            for l in describe::piece_lines(desc) {
+                say(&l);
+            }
+        }
+    }
+
+    pub(super) fn cmd_setboard(&mut self, fen: &str) {
+        // A refused position changes nothing, not even a running search.
+        let mut next = self.state.session().clone_session();
+        if let Err(e) = next.set_position(Some(fen), &[], NOTATION) {
+            return say(&format!(
+                "tellusererror Illegal position: {}",
+                clip_message(&e.to_string())
+            ));
+        }
+        self.stop_search();
+        match self
+            .state
+            .session_mut()
+            .set_position(Some(fen), &[], NOTATION)
+        {
+            Ok(()) => {
+                self.setup_fen = Some(fen.to_string());
+                self.history.clear();
+                self.game_over = false;
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            Err(e) => say(&format!(
+                "tellusererror Illegal position: {}",
+                clip_message(&e.to_string())
+            )),
+        }
+    }
+
+    pub(super) fn cmd_undo(&mut self, plies: usize) {
+        // Nothing to take back: an error that leaves any search running.
+        if self.history.len() < plies {
+            return say(&format!(
+                "Error (no move to take back): {}",
+                if plies == 1 { "undo" } else { "remove" }
+            ));
+        }
+        self.stop_search();
+        let keep = self.history.len() - plies;
+        let moves: Vec<&str> = self.history[..keep].iter().map(String::as_str).collect();
+        match self
+            .state
+            .session_mut()
+            .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
+        {
+            Ok(()) => {
+                self.history.truncate(keep);
+                self.game_over = false;
+                self.excluded.clear();
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            Err(e) => say(&format!("Error (cannot take back: {e}): undo")),
+        }
+    }
+
+    /// Stops a running `perft` or `bench` and prints the `pong`s held for it.
+    pub(super) fn cancel_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop();
+        }
+        for pong in std::mem::take(&mut self.held_pongs) {
+            say(&pong);
+        }
+    }
+
+    /// `perft N` and `bench [DEPTH]` on their own thread (the jobs both protocols run), on a
+    /// copy of the position: a running search goes on, and `?`, `new`, `variant`, `quit` or
+    /// the end of input stop the count. `pong`s wait for it.
+    pub(super) fn start_job(&mut self, command: &str, arg: &str) {
+        let arg = Some(arg).filter(|a| !a.is_empty());
+        let kind = match jobs::parse_depth(command, arg) {
+            Ok(kind) => kind,
+            Err(e) => {
+                return say(&format!(
+                    "Error ({e}): {}",
+                    clip(format!("{command} {}", arg.unwrap_or("")).trim_end())
+                ))
+            }
+        };
+        self.cancel_job();
+        let session = self.state.session().clone_session();
+        let threads = self.state.options().threads;
+        let started = Job::start(kind, session, threads, NOTATION, move |event| match event {
+            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+            JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
+            // Not XBoard's: the bench as comment lines, which GUIs ignore.
+            JobEvent::BenchLine(line) => say(&format!("# {line}")),
+            JobEvent::BenchDone(r) => {
+                say(&format!("# Nodes searched: {}", r.nodes));
+                say(&format!("# Nodes/second: {}", r.nps()));
+            }
+            JobEvent::Stopped => match kind {
+                JobKind::Perft { depth } => say(&format!("Error (perft stopped): perft {depth}")),
+                JobKind::Bench { depth } => say(&format!("Error (bench stopped): bench {depth}")),
+            },
+            JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(&e))),
+        });
+        match started {
+            Ok(job) => self.job = Some(job),
+            Err(e) => say(&format!("Error (cannot start {command}: {e}): {command}")),
+        }
+    }
+}
