@@ -106,7 +106,7 @@ pub fn default_variant() -> &'static VariantInfo {
 pub fn new_game<G: Game>(name: &str) -> Result<G, GameError> {
     match find(name) {
         Some(v) => v.new_game(),
-        None => Err(GameError(format!("unknown variant '{name}'"))),
+        None => Err(GameError::UnknownVariant(name.to_string())),
     }
 }
 

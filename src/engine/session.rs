@@ -4,7 +4,9 @@
 use crate::board::{Color, Square};
 use crate::games::notation::leg_ends;
 use crate::games::perft;
-use crate::games::{Game, GameError, Move, MoveKind, Notation, Outcome, RuleOption, Variant};
+use crate::games::{
+    Game, GameError, Move, MoveError, MoveKind, Notation, Outcome, RuleOption, Variant,
+};
 use crate::nnue::{Accumulator, Network};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
@@ -174,6 +176,15 @@ impl<G: Game> GameSession<G> {
         )
     }
 
+    /// The refusal of `mv`, a move string that is not a legal move of the current position.
+    fn illegal(&self, mv: &str) -> MoveError {
+        MoveError {
+            text: mv.to_string(),
+            fen: self.pos.to_fen(),
+            index: None,
+        }
+    }
+
     /// The legal moves of the current position.
     fn legal(&self) -> G::Moves {
         let mut list = G::Moves::default();
@@ -275,11 +286,11 @@ pub fn apply_moves<G: Game>(
         match pos.parse_move(s, notation) {
             Some(m) => pos.make_move(m),
             None => {
-                return Err(GameError(format!(
-                    "move {} '{s}' is not legal in {}",
-                    i + 1,
-                    pos.to_fen()
-                )))
+                return Err(GameError::IllegalMove(MoveError {
+                    text: s.to_string(),
+                    fen: pos.to_fen(),
+                    index: Some(i),
+                }))
             }
         }
     }
@@ -359,20 +370,15 @@ impl<G: Game> Session for GameSession<G> {
     fn is_tactical(&self, mv: &str, notation: Notation) -> Result<bool, GameError> {
         match self.pos.parse_move(mv, notation) {
             Some(m) => Ok(self.pos.is_tactical(m)),
-            None => Err(GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))),
+            None => Err(self.illegal(mv).into()),
         }
     }
 
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
-        let m = self.pos.parse_move(mv, notation).ok_or_else(|| {
-            GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))
-        })?;
+        let m = self
+            .pos
+            .parse_move(mv, notation)
+            .ok_or_else(|| self.illegal(mv))?;
         Ok(MoveText {
             uci: self.pos.move_to_string(m, Notation::Uci),
             xboard: self.pos.move_to_string(m, Notation::XBoard),
@@ -388,10 +394,7 @@ impl<G: Game> Session for GameSession<G> {
     fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError> {
         match self.pos.parse_move(mv, notation) {
             Some(m) => Ok(self.facts(m, &self.legal())),
-            None => Err(GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))),
+            None => Err(self.illegal(mv).into()),
         }
     }
 
@@ -499,6 +502,45 @@ mod tests {
         let quiet = s.facts_of("e1d1", Notation::Uci).unwrap();
         assert!(!quiet.capture && quiet.changed.len() == 2);
         assert!(s.facts_of("e1e3", Notation::Uci).is_err());
+    }
+
+    /// An illegal move is refused as such, with its place in the list when it came in one, and
+    /// the position is left as it was.
+    #[test]
+    fn an_illegal_move_says_which_and_where() {
+        let mut s = session("chess", None);
+        let start = crate::engine::registry::find("chess")
+            .unwrap()
+            .game
+            .start_fen;
+        let e = s
+            .set_position(None, &["e2e4", "e7e5", "e4e5"], Notation::Uci)
+            .unwrap_err();
+        let after_two = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(
+            e,
+            GameError::IllegalMove(MoveError {
+                text: "e4e5".to_string(),
+                fen: after_two.to_string(),
+                index: Some(2),
+            })
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("move 3 'e4e5' is not legal in {after_two}")
+        );
+        assert_eq!(s.fen(), start);
+        let e = s.facts_of("e1e3", Notation::Uci).unwrap_err();
+        assert!(matches!(
+            &e,
+            GameError::IllegalMove(MoveError { index: None, .. })
+        ));
+        assert_eq!(
+            e.to_string(),
+            format!("'e1e3' is not a legal move in {start}")
+        );
+        let e = s.set_position(Some("8/8/8 w - - 0 1"), &[], Notation::Uci);
+        assert!(matches!(e, Err(GameError::Fen(_))));
     }
 
     #[test]
