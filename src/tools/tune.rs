@@ -12,6 +12,7 @@ use crate::engine::registry::{self, VariantInfo};
 use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use crate::games::shogi::ShogiPosition;
 use crate::games::tuning::{EvalTraced, ParamTable, Trace};
+use crate::games::FenError;
 use crate::tools::train::open_all;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -192,17 +193,24 @@ impl Problem {
 }
 
 /// Reads a FEN with the game's own reader and takes its evaluation apart.
-type TraceFn = Box<dyn Fn(&str) -> Result<(Trace, bool), String> + Sync>;
+type TraceFn = Box<dyn Fn(&str) -> Result<(Trace, bool), FenError> + Sync>;
+
+/// A variant whose game type has no evaluation taken apart for the tuner.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("variant '{variant}' has no tunable evaluation (the chess family and Cannon Shogi have)")]
+pub struct NotTunable {
+    pub variant: &'static str,
+}
 
 /// The tracer of `variant`'s game type and its weights table (the first tunable type that
 /// accepts the registry entry).
-fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamTable), String> {
+fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamTable), NotTunable> {
     fn try_type<G: EvalTraced + Sync + 'static>(
         variant: &'static VariantInfo,
     ) -> Option<(TraceFn, &'static ParamTable)> {
         let start = variant.new_game::<G>().ok()?;
         let tracer: TraceFn = Box::new(move |fen: &str| {
-            let pos = start.with_fen(fen).map_err(|e| e.to_string())?;
+            let pos = start.with_fen(fen)?;
             let white = pos.side_to_move() == crate::board::Color::White;
             Ok((pos.eval_trace(), white))
         });
@@ -216,12 +224,12 @@ fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamT
         try_type::<ChesstoniaChess>,
         try_type::<ShogiPosition>,
     ];
-    candidates.iter().find_map(|t| t(variant)).ok_or_else(|| {
-        format!(
-            "variant '{}' has no tunable evaluation (the chess family and Cannon Shogi have)",
-            variant.game.name
-        )
-    })
+    candidates
+        .iter()
+        .find_map(|t| t(variant))
+        .ok_or(NotTunable {
+            variant: variant.game.name,
+        })
 }
 
 /// Adam over the full training set; prints the losses as it goes. Returns the tuned weights.
@@ -275,7 +283,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             args.variant
         )
     })?;
-    let (tracer, table) = tracer_for(variant)?;
+    let (tracer, table) = tracer_for(variant).map_err(|e| e.to_string())?;
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
         return Err("--wdl must be within 0..1 and --validation within 0..1".into());
     }
@@ -304,9 +312,11 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     pool.install(|| {
         let started = Instant::now();
-        let records: Vec<_> = open_all(&args.data, variant)?
+        let records: Vec<_> = open_all(&args.data, variant)
+            .map_err(|e| e.to_string())?
             .take(args.limit.unwrap_or(usize::MAX))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
         let samples: Vec<Sample> = records
             .par_iter()
             .map(|r| {
