@@ -157,12 +157,12 @@ impl EngineState {
     /// and on an error the old one is kept as it is.
     fn renew_table(&mut self, mb: usize) -> Result<(), String> {
         let Some(tt) = Arc::get_mut(&mut self.tt) else {
-            self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+            self.tt = Arc::new(TranspositionTable::try_new(mb).map_err(|e| e.to_string())?);
             self.hash_mb = mb;
             return Ok(());
         };
         let kept = tt.bytes();
-        let result = tt.resize(mb);
+        let result = tt.resize(mb).map_err(|e| e.to_string());
         self.hash_mb = match result {
             Ok(()) => mb,
             // The old size again (or, should even that not be had, what could be).
