@@ -507,7 +507,8 @@ impl Player<'_> {
                 game: index,
                 game_end: i == last,
             }
-            .encode_into(&mut bytes)?;
+            .encode_into(&mut bytes)
+            .map_err(|e| e.to_string())?;
         }
         Ok(Some(GameOut {
             bytes,
@@ -537,7 +538,7 @@ fn open_output(path: &Path, header: &Header, shard: Shard) -> Result<Resumed, St
         .truncate(false)
         .open(path)
         .map_err(|e| format!("cannot open {shown}: {e}"))?;
-    let header_bytes = header.encode()?;
+    let header_bytes = header.encode().map_err(|e| e.to_string())?;
     let len = file
         .metadata()
         .map_err(|e| format!("cannot read {shown}: {e}"))?
