@@ -182,7 +182,8 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32) -> Result<(), String> {
-    let r = cannonade::tools::bench::run(depth, |line| eprintln!("{line}"))?;
+    let r = cannonade::tools::bench::run(depth, |line| eprintln!("{line}"))
+        .map_err(|e| e.to_string())?;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nps());
     Ok(())
@@ -208,7 +209,8 @@ fn run_openings(
         options: parse_rule_options(options)?,
     };
     // Positions are printed as they are found, so a long run shows its progress.
-    cannonade::tools::openings::generate(info, &spec, |fen| println!("{fen}"))?;
+    cannonade::tools::openings::generate(info, &spec, |fen| println!("{fen}"))
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 
