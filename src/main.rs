@@ -159,7 +159,8 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32) -> Result<(), String> {
-    let r = cannonade::engine::bench::run(depth, |line| eprintln!("{line}"))?;
+    let r = cannonade::engine::bench::run(depth, |line| eprintln!("{line}"))
+        .map_err(|e| e.to_string())?;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nps());
     Ok(())
@@ -183,7 +184,8 @@ fn run_openings(
         seed,
     };
     // Positions are printed as they are found, so a long run shows its progress.
-    cannonade::tools::openings::generate(state.session(), &spec, |fen| println!("{fen}"))?;
+    cannonade::tools::openings::generate(state.session(), &spec, |fen| println!("{fen}"))
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 

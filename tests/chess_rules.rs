@@ -2,7 +2,7 @@
 //! move strings.
 
 use cannonade::games::chess::{Chess, ChessMoves};
-use cannonade::games::{EndReason, Game, Notation, Outcome};
+use cannonade::games::{EndReason, FenField, Game, Notation, Outcome};
 
 fn pos(fen: &str) -> Chess {
     cannonade::engine::registry::new_game::<Chess>("chess")
@@ -56,23 +56,49 @@ fn useless_en_passant_square_is_dropped() {
 #[test]
 fn bad_fens_are_refused_with_a_reason() {
     let base = cannonade::engine::registry::new_game::<Chess>("chess").unwrap();
-    for bad in [
-        "",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", // 7 ranks
-        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // 9 squares
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", // bad letter
-        "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", // no black king
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", // side
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", // K right, no rook
-        "4k3/8/8/8/8/8/8/4K2R w - e3 0 1",                 // ep without a pawn
-        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                  // pawn on rank 1
-        "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",                  // side not to move in check
-        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                   // clock
-        "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1",                // a hand
+    for (bad, field) in [
+        ("", FenField::Empty),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            FenField::Board,
+        ), // 7 ranks
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            FenField::Board,
+        ), // 9 squares
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            FenField::Board,
+        ), // bad letter
+        (
+            "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+            FenField::Position,
+        ), // no black king
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            FenField::SideToMove,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            FenField::Castling,
+        ), // K right, no rook
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkZ - 0 1",
+            FenField::Castling,
+        ), // bad letter
+        ("4k3/8/8/8/8/8/8/4K2R w - e3 0 1", FenField::EnPassant), // ep without a pawn
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", FenField::Position),   // pawn on rank 1
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", FenField::Position),   // side not to move in check
+        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", FenField::HalfmoveClock),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 y", FenField::FullmoveNumber),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 z", FenField::Trailing),
+        ("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", FenField::Hand), // a hand
     ] {
         let e = base.with_fen(bad);
         assert!(e.is_err(), "accepted: {bad}");
-        assert!(!e.unwrap_err().0.is_empty());
+        let e = e.unwrap_err();
+        assert!(!e.reason.is_empty());
+        assert_eq!(e.field, field, "{bad}: {e}");
     }
 }
 

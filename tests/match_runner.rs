@@ -422,12 +422,18 @@ fn unknown_variant_and_missing_engine_are_refused() {
         fake("B", "uci", "")
     )))
     .unwrap();
-    assert!(run_match(&st).unwrap_err().contains("unknown variant"));
+    assert!(run_match(&st)
+        .unwrap_err()
+        .to_string()
+        .contains("unknown variant"));
     let st = parse(&args(
         "-engine cmd=/no/such/engine -engine cmd=/no/such/other -each tc=1",
     ))
     .unwrap();
-    assert!(run_match(&st).unwrap_err().contains("cannot start"));
+    assert!(run_match(&st)
+        .unwrap_err()
+        .to_string()
+        .contains("cannot start"));
 }
 
 #[test]
@@ -444,7 +450,7 @@ fn variants_announced_only_after_an_option_are_found() {
     let args = |w: String| -> Vec<String> { w.split_whitespace().map(String::from).collect() };
     let without = run_match(&parse(&args(words(""))).unwrap());
     let err = match without {
-        Err(e) => e,
+        Err(e) => e.to_string(),
         Ok(_) => panic!("A announces no variant without its file"),
     };
     assert!(

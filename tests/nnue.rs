@@ -350,7 +350,9 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         );
     }
     // A net of the wrong hidden size is refused with the size to use.
-    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400).unwrap_err();
+    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(&format!("--hidden {hidden}")), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

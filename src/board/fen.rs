@@ -30,6 +30,30 @@ pub fn diagram<W: BitWord>(geo: &Geometry<W>, mut cell: impl FnMut(Square) -> St
     s
 }
 
+/// Why a board field was refused, as [`read_board`] finds it (ranks are counted from 1, squares
+/// named as in the game's FEN).
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum BoardFieldError {
+    #[error("FEN board has {found} ranks, this board has {ranks}")]
+    RankCount { found: usize, ranks: usize },
+    #[error("FEN rank {rank} has an empty run of 0")]
+    EmptyRunOfZero { rank: usize },
+    #[error("FEN rank {rank} is too long")]
+    RankTooLong { rank: usize },
+    #[error("FEN rank {rank} has {found} squares, the board has {files} files")]
+    RankTooShort {
+        rank: usize,
+        found: usize,
+        files: usize,
+    },
+    #[error("FEN has an empty square where the board has a hole ({square})")]
+    EmptyOnHole { square: String },
+    #[error("FEN has a hole on {square}, which exists on this board")]
+    HoleOnSquare { square: String },
+    #[error("FEN puts '{letter}' on a hole ({square})")]
+    PieceOnHole { letter: char, square: String },
+}
+
 /// Reads a board field into `(square, letter)` pairs, checking the shape against `geo`: the
 /// number of ranks, the length of each rank, and holes (`*`) exactly on the squares of the
 /// rectangle that are not in `exists` (usually `geo.valid()`; a game with squares beside the
@@ -38,14 +62,13 @@ pub fn read_board<W: BitWord>(
     geo: &Geometry<W>,
     exists: Bitboard<W>,
     board: &str,
-) -> Result<Vec<(Square, char)>, String> {
+) -> Result<Vec<(Square, char)>, BoardFieldError> {
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != geo.ranks() {
-        return Err(format!(
-            "FEN board has {} ranks, this board has {}",
-            rows.len(),
-            geo.ranks()
-        ));
+        return Err(BoardFieldError::RankCount {
+            found: rows.len(),
+            ranks: geo.ranks(),
+        });
     }
     let mut pieces = Vec::new();
     for (i, row) in rows.iter().enumerate() {
@@ -60,40 +83,38 @@ pub fn read_board<W: BitWord>(
                     chars.next();
                 }
                 if n == 0 {
-                    return Err(format!("FEN rank {} has an empty run of 0", rank + 1));
+                    return Err(BoardFieldError::EmptyRunOfZero { rank: rank + 1 });
                 }
                 if file + n > geo.files() {
-                    return Err(format!("FEN rank {} is too long", rank + 1));
+                    return Err(BoardFieldError::RankTooLong { rank: rank + 1 });
                 }
                 for f in file..file + n {
                     let sq = geo
                         .square(f as i32, rank as i32)
                         .expect("inside the rectangle");
                     if !exists.contains(sq) {
-                        return Err(format!(
-                            "FEN has an empty square where the board has a hole ({})",
-                            geo.square_name(sq, false)
-                        ));
+                        return Err(BoardFieldError::EmptyOnHole {
+                            square: geo.square_name(sq, false),
+                        });
                     }
                 }
                 file += n;
                 continue;
             }
             let Some(sq) = geo.square(file as i32, rank as i32) else {
-                return Err(format!("FEN rank {} is too long", rank + 1));
+                return Err(BoardFieldError::RankTooLong { rank: rank + 1 });
             };
             match (c == '*', exists.contains(sq)) {
                 (true, true) => {
-                    return Err(format!(
-                        "FEN has a hole on {}, which exists on this board",
-                        geo.square_name(sq, false)
-                    ))
+                    return Err(BoardFieldError::HoleOnSquare {
+                        square: geo.square_name(sq, false),
+                    })
                 }
                 (false, false) => {
-                    return Err(format!(
-                        "FEN puts '{c}' on a hole ({})",
-                        geo.square_name(sq, false)
-                    ))
+                    return Err(BoardFieldError::PieceOnHole {
+                        letter: c,
+                        square: geo.square_name(sq, false),
+                    })
                 }
                 (true, false) => {}
                 (false, true) => pieces.push((sq, c)),
@@ -101,12 +122,11 @@ pub fn read_board<W: BitWord>(
             file += 1;
         }
         if file != geo.files() {
-            return Err(format!(
-                "FEN rank {} has {} squares, the board has {} files",
-                rank + 1,
-                file,
-                geo.files()
-            ));
+            return Err(BoardFieldError::RankTooShort {
+                rank: rank + 1,
+                found: file,
+                files: geo.files(),
+            });
         }
     }
     Ok(pieces)
@@ -177,22 +197,27 @@ mod tests {
         let nine_ranks = "10/10/10/10/10/10/10/10/10";
         assert!(read_board(&geo, geo.valid(), nine_ranks)
             .unwrap_err()
+            .to_string()
             .contains("9 ranks"));
         let long = "11/10/10/10/10/10/10/10/10/10";
         assert!(read_board(&geo, geo.valid(), long)
             .unwrap_err()
+            .to_string()
             .contains("too long"));
         let short = "9/10/10/10/10/10/10/10/10/10";
         assert!(read_board(&geo, geo.valid(), short)
             .unwrap_err()
+            .to_string()
             .contains("9 squares"));
         let hole = "*9/10/10/10/10/10/10/10/10/10";
         assert!(read_board(&geo, geo.valid(), hole)
             .unwrap_err()
+            .to_string()
             .contains("hole"));
         let zero = "0/10/10/10/10/10/10/10/10/10";
         assert!(read_board(&geo, geo.valid(), zero)
             .unwrap_err()
+            .to_string()
             .contains("run of 0"));
     }
 }

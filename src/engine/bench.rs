@@ -5,7 +5,7 @@
 //! change nothing can be checked by it. Nodes per second measure speed.
 
 use crate::engine::registry::{self, VARIANTS};
-use crate::games::Notation;
+use crate::games::{GameError, Notation};
 use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -40,8 +40,19 @@ impl BenchResult {
     }
 }
 
+/// Why a bench did not finish.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// A bench position the game refused (a bad registry entry).
+    #[error("bench position {fen}: {error}")]
+    Position { fen: &'static str, error: GameError },
+    /// Cancelled before the end.
+    #[error("stopped")]
+    Stopped,
+}
+
 /// Runs the bench to `depth`; `progress` gets one line per position.
-pub fn run(depth: u32, progress: impl FnMut(String)) -> Result<BenchResult, String> {
+pub fn run(depth: u32, progress: impl FnMut(String)) -> Result<BenchResult, BenchError> {
     run_until(depth, &Arc::new(AtomicBool::new(false)), progress)
 }
 
@@ -50,7 +61,7 @@ pub fn run_until(
     depth: u32,
     cancel: &Arc<AtomicBool>,
     mut progress: impl FnMut(String),
-) -> Result<BenchResult, String> {
+) -> Result<BenchResult, BenchError> {
     let tt = TranspositionTable::new(BENCH_HASH_MB);
     let opts = SearchOptions {
         threads: 1,
@@ -75,14 +86,14 @@ pub fn run_until(
         };
         session
             .set_position(Some(fen), &[], Notation::Uci)
-            .map_err(|e| format!("bench position {fen}: {e}"))?;
+            .map_err(|error| BenchError::Position { fen, error })?;
         tt.clear();
         let ctl = SearchControl::with_cancel(Arc::clone(cancel));
         let start = Instant::now();
         let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});
         elapsed += start.elapsed();
         if cancel.load(Relaxed) {
-            return Err("stopped".into());
+            return Err(BenchError::Stopped);
         }
         nodes += r.nodes;
         progress(format!(

@@ -2,7 +2,7 @@
 //! that a protocol's command loop still answers while they count: one runner for both
 //! protocols. A job reports [`JobEvent`]s; each protocol words them in its own form.
 
-use crate::engine::bench::{self, BenchResult};
+use crate::engine::bench::{self, BenchError, BenchResult};
 use crate::engine::Session;
 use crate::games::Notation;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -85,8 +85,8 @@ impl Job {
                     let r = bench::run_until(depth, &stop, |l| report(JobEvent::BenchLine(l)));
                     report(match r {
                         Ok(r) => JobEvent::BenchDone(r),
-                        Err(_) if stop.load(Relaxed) => JobEvent::Stopped,
-                        Err(e) => JobEvent::Failed(e),
+                        Err(BenchError::Stopped) => JobEvent::Stopped,
+                        Err(e) => JobEvent::Failed(e.to_string()),
                     });
                 }
             })?;
@@ -117,26 +117,35 @@ impl Job {
     }
 }
 
+/// A job's depth that is missing or out of its range.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("{job}: expected a depth from {} to {}", .depths.start(), .depths.end())]
+pub struct DepthError {
+    pub job: &'static str,
+    pub depths: std::ops::RangeInclusive<u32>,
+}
+
 /// Reads a job's depth argument: `None` for the default (`bench` has one, `perft` not).
-pub fn parse_depth(kind: &str, arg: Option<&str>) -> Result<JobKind, String> {
-    match kind {
-        "perft" => match arg.map(str::parse::<u32>) {
+pub fn parse_depth(kind: &str, arg: Option<&str>) -> Result<JobKind, DepthError> {
+    let depth = arg.map(str::parse::<u32>);
+    if kind == "perft" {
+        return match depth {
             Some(Ok(depth)) if depth <= MAX_PERFT_DEPTH => Ok(JobKind::Perft { depth }),
-            _ => Err(format!(
-                "perft: expected a depth from 0 to {MAX_PERFT_DEPTH}"
-            )),
-        },
-        _ => match arg.map(str::parse::<u32>) {
-            None => Ok(JobKind::Bench {
-                depth: bench::DEFAULT_DEPTH,
+            _ => Err(DepthError {
+                job: "perft",
+                depths: 0..=MAX_PERFT_DEPTH,
             }),
-            Some(Ok(depth)) if BENCH_DEPTHS.contains(&depth) => Ok(JobKind::Bench { depth }),
-            _ => Err(format!(
-                "bench: expected a depth from {} to {}",
-                BENCH_DEPTHS.start(),
-                BENCH_DEPTHS.end()
-            )),
-        },
+        };
+    }
+    match depth {
+        None => Ok(JobKind::Bench {
+            depth: bench::DEFAULT_DEPTH,
+        }),
+        Some(Ok(depth)) if BENCH_DEPTHS.contains(&depth) => Ok(JobKind::Bench { depth }),
+        _ => Err(DepthError {
+            job: "bench",
+            depths: BENCH_DEPTHS,
+        }),
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod jobs;
+pub mod look;
 pub mod options;
 pub mod registry;
 pub mod session;

@@ -366,7 +366,10 @@ fn build() -> Vec<EngineOption> {
                 };
                 s.load_eval_file(&path)
                     .map(Changed::Net)
-                    .map_err(|reason| OptionError::Refused { name, reason })
+                    .map_err(|e| OptionError::Refused {
+                        name,
+                        reason: e.to_string(),
+                    })
             },
         },
     ];

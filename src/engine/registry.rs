@@ -3,6 +3,7 @@
 //! game type that plays it. This is the one place that knows variant names: game modules get
 //! their entry, and protocols and tools read its fields.
 
+use crate::engine::look::{BoardLook, HandStyle, PieceImage};
 use crate::engine::session::{GameSession, Session};
 use crate::games::cannon::{CannonPosition, CANNON_OPTIONS};
 use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
@@ -30,8 +31,9 @@ pub struct VariantInfo {
     /// `info string variant ... template T` line: `shogi` for hands and shogi-style
     /// promotion, `fairy` for everything else.
     pub gui_template: &'static str,
-    /// How XBoard is told to draw the game; `None` for the games XBoard knows (orthodox chess).
-    pub xboard: Option<XBoardSetup>,
+    /// How a GUI that does not know the game draws it (XBoard's `setup` and `piece` lines
+    /// are made from it); `None` for the games every GUI knows (orthodox chess).
+    pub look: Option<BoardLook>,
     /// Positions the bench searches besides the start position.
     pub bench: &'static [&'static str],
     /// The net file the engine evaluates this variant with when `Use NNUE` is on (the
@@ -153,108 +155,26 @@ pub fn default_variant() -> &'static VariantInfo {
 pub fn new_game<G: Game>(name: &str) -> Result<G, GameError> {
     match find(name) {
         Some(v) => v.new_game(),
-        None => Err(GameError(format!("unknown variant '{name}'"))),
+        None => Err(GameError::UnknownVariant(name.to_string())),
     }
 }
 
-/// XBoard's piece slots (its internal piece order, which fixes the image it draws and the
-/// order of the holdings). A game maps its letters onto some of them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum XBoardSlot {
-    Pawn = 0,
-    Knight = 1,
-    Bishop = 2,
-    Rook = 3,
-    Queen = 4,
-    Ferz = 5,
-    Alfil = 6,
-    Archbishop = 7,
-    Chancellor = 8,
-    Wazir = 9,
-    Man = 10,
-    Cannon = 11,
-    Nightrider = 12,
-    Cardinal = 13,
-    Dragon = 14,
-    Grasshopper = 15,
-    Silver = 16,
-    Falcon = 17,
-    /// XBoard moves a lance like a pawn (double step, en passant, promotion) but, unlike a
-    /// pawn, lets it "gate" a piece from the holdings onto the square it leaves.
-    Lance = 18,
-    Cobra = 19,
-    Unicorn = 20,
-    /// Slots past the first 21, for their images: XBoard draws the Sword slot as a sword,
-    /// Duck as a duck, Flying as a winged dragon, Horse as a pegasus, Copper and Iron as two
-    /// helmets, Axe as an axe, Wheel as a round disc, Butterfly as a butterfly.
-    Sword = 22,
-    Duck = 28,
-    Flying = 30,
-    Horse = 34,
-    Copper = 36,
-    Iron = 37,
-    Axe = 40,
-    Wheel = 44,
-    Butterfly = 45,
-    /// The last slot of each colour; the letter given here always goes there.
-    King = 255,
-}
-
-/// How XBoard is told about a game it does not know: the CECP `setup` command (board size,
-/// holdings, parent variant, letters, start position) and `piece` commands.
-#[derive(Clone)]
-pub struct XBoardSetup {
-    /// Our upper-case letters and the XBoard slot (image) each one uses.
-    pub slots: &'static [(char, XBoardSlot)],
-    /// Promoted pieces (shogi's `+X`): the letter of the unpromoted piece and the slot (image)
-    /// of its promoted form. XBoard pairs the two for promotion and for demotion on capture.
-    pub promoted: &'static [(char, XBoardSlot)],
-    /// How many holdings slots XBoard shows (0: no holdings). A piece in hand needs a slot
-    /// index below this; the index counts the game's pieces that come before it in slot order.
-    pub holdings: usize,
-    /// XBoard's parent variant: `fairy` for plain boards; `bughouse` or `seirawan` for games
-    /// with a hand whose captures must not go to the captor's holdings (as XBoard does in
-    /// crazyhouse). With `seirawan`, a drop onto an occupied square that moves the piece there
-    /// is written as gating (see `XBoard` in the protocol module).
-    pub parent: &'static str,
-    /// Moves in XBoard's Betza dialect for the pieces it can describe exactly (standard chess
-    /// pieces need none: the parent variant knows them).
-    pub pieces: &'static [(char, &'static str)],
-    /// Whether XBoard can test move legality itself. False when a piece or move is beyond its
-    /// Betza dialect (shots, colour-dependent pieces, drops that move a pawn...): the engine
-    /// then is the arbiter and XBoard must run with legality testing off.
-    pub legality_testing: bool,
-}
-
-impl XBoardSetup {
-    /// A plain board with no holdings: XBoard puts the letters of the start position on its
-    /// fairy slots in order. For a new game until it has a description of its own.
-    pub const PLAIN: XBoardSetup = XBoardSetup {
-        slots: &[],
-        promoted: &[],
-        holdings: 0,
-        parent: "fairy",
-        pieces: &[],
-        legality_testing: false,
-    };
-}
-
-const CHESS_SLOTS: [(char, XBoardSlot); 6] = [
-    ('P', XBoardSlot::Pawn),
-    ('N', XBoardSlot::Knight),
-    ('B', XBoardSlot::Bishop),
-    ('R', XBoardSlot::Rook),
-    ('Q', XBoardSlot::Queen),
-    ('K', XBoardSlot::King),
+const CHESS_SLOTS: [(char, PieceImage); 6] = [
+    ('P', PieceImage::Pawn),
+    ('N', PieceImage::Knight),
+    ('B', PieceImage::Bishop),
+    ('R', PieceImage::Rook),
+    ('Q', PieceImage::Queen),
+    ('K', PieceImage::King),
 ];
 
-const WITH_CANNON: [(char, XBoardSlot); 7] = [
+const WITH_CANNON: [(char, PieceImage); 7] = [
     CHESS_SLOTS[0],
     CHESS_SLOTS[1],
     CHESS_SLOTS[2],
     CHESS_SLOTS[3],
     CHESS_SLOTS[4],
-    ('C', XBoardSlot::Cannon),
+    ('C', PieceImage::Cannon),
     CHESS_SLOTS[5],
 ];
 
@@ -263,21 +183,20 @@ const WITH_CANNON: [(char, XBoardSlot); 7] = [
 /// where it stood. XBoard gates only for non-pawns, hence the pawns sit on the lance slot
 /// (which it moves like pawns, en passant included). The cannon's holdings index is 4 (after
 /// N B R Q).
-const SWEDISH_XBOARD: XBoardSetup = XBoardSetup {
-    slots: &[
+const SWEDISH_LOOK: BoardLook = BoardLook {
+    images: &[
         CHESS_SLOTS[1],
         CHESS_SLOTS[2],
         CHESS_SLOTS[3],
         CHESS_SLOTS[4],
-        ('C', XBoardSlot::Cannon),
-        ('P', XBoardSlot::Lance),
+        ('C', PieceImage::Cannon),
+        ('P', PieceImage::Lance),
         CHESS_SLOTS[5],
     ],
     promoted: &[],
-    holdings: 5,
-    parent: "seirawan",
-    pieces: &[],
-    legality_testing: false,
+    hand_slots: 5,
+    hand: HandStyle::Gating,
+    betza: &[],
 };
 
 /// Every variant of this build, in the order `cannonade variants` and the protocols list them.
@@ -295,7 +214,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "normal",
         standard: true,
         gui_template: "fairy",
-        xboard: None,
+        look: None,
         // Well-known test positions (the Chess Programming Wiki perft set and others).
         bench: &[
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -327,17 +246,16 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         // Soldiers are not put in the pawn slot: XBoard would treat their diagonal steps as
         // en-passant captures. The town uses the rook's (tower) image.
-        xboard: Some(XBoardSetup {
-            slots: &[
-                ('T', XBoardSlot::Rook),
-                ('S', XBoardSlot::Man),
-                ('K', XBoardSlot::King),
+        look: Some(BoardLook {
+            images: &[
+                ('T', PieceImage::Rook),
+                ('S', PieceImage::Man),
+                ('K', PieceImage::King),
             ],
             promoted: &[],
-            holdings: 1,
-            parent: "bughouse",
-            pieces: &[],
-            legality_testing: false,
+            hand_slots: 1,
+            hand: HandStyle::PlacedOnly,
+            betza: &[],
         }),
         bench: &[],
         net: Some(include_bytes!("../../nets/cannon.nnue")),
@@ -357,13 +275,12 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "cannonrider",
         standard: false,
         gui_template: "fairy",
-        xboard: Some(XBoardSetup {
-            slots: &WITH_CANNON,
+        look: Some(BoardLook {
+            images: &WITH_CANNON,
             promoted: &[],
-            holdings: 0,
-            parent: "fairy",
-            pieces: &[],
-            legality_testing: false,
+            hand_slots: 0,
+            hand: HandStyle::None,
+            betza: &[],
         }),
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
@@ -384,21 +301,20 @@ pub static VARIANTS: &[VariantInfo] = &[
         standard: false,
         gui_template: "fairy",
         // The Scorpion is a pawn (promotion, en passant) with an extra non-capturing leap.
-        xboard: Some(XBoardSetup {
-            slots: &[
-                ('S', XBoardSlot::Pawn),
+        look: Some(BoardLook {
+            images: &[
+                ('S', PieceImage::Pawn),
                 CHESS_SLOTS[1],
                 CHESS_SLOTS[2],
                 CHESS_SLOTS[3],
                 CHESS_SLOTS[4],
-                ('C', XBoardSlot::Cannon),
+                ('C', PieceImage::Cannon),
                 CHESS_SLOTS[5],
             ],
             promoted: &[],
-            holdings: 0,
-            parent: "fairy",
-            pieces: &[('S', "fmWfceFifmnDfsmN")],
-            legality_testing: false,
+            hand_slots: 0,
+            hand: HandStyle::None,
+            betza: &[('S', "fmWfceFifmnDfsmN")],
         }),
         bench: &[],
         // The pawn game's net: the Scorpion game shares it (`shares_net_of`).
@@ -419,7 +335,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "swedishcannon",
         standard: false,
         gui_template: "fairy",
-        xboard: Some(SWEDISH_XBOARD),
+        look: Some(SWEDISH_LOOK),
         bench: &[],
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: None,
@@ -438,7 +354,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         xboard_name: "swedishcannon1",
         standard: false,
         gui_template: "fairy",
-        xboard: Some(SWEDISH_XBOARD),
+        look: Some(SWEDISH_LOOK),
         bench: &[],
         // The two-cannon game's net: the one-cannon game shares it (`shares_net_of`).
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
@@ -467,37 +383,36 @@ pub static VARIANTS: &[VariantInfo] = &[
         // iron helmets (named after the copper and iron generals of large shogi); their flying
         // forms winged ones. The king's look-alike (the falcon slot, which XBoard's shogi draws
         // as a king) is not used.
-        xboard: Some(XBoardSetup {
-            slots: &[
-                ('P', XBoardSlot::Pawn),
-                ('N', XBoardSlot::Knight),
-                ('B', XBoardSlot::Bishop),
-                ('R', XBoardSlot::Rook),
-                ('L', XBoardSlot::Queen),
-                ('S', XBoardSlot::Ferz),
-                ('G', XBoardSlot::Wazir),
-                ('A', XBoardSlot::Sword),
-                ('C', XBoardSlot::Copper),
-                ('I', XBoardSlot::Iron),
-                ('U', XBoardSlot::Axe),
-                ('K', XBoardSlot::King),
+        look: Some(BoardLook {
+            images: &[
+                ('P', PieceImage::Pawn),
+                ('N', PieceImage::Knight),
+                ('B', PieceImage::Bishop),
+                ('R', PieceImage::Rook),
+                ('L', PieceImage::Queen),
+                ('S', PieceImage::Ferz),
+                ('G', PieceImage::Wazir),
+                ('A', PieceImage::Sword),
+                ('C', PieceImage::Copper),
+                ('I', PieceImage::Iron),
+                ('U', PieceImage::Axe),
+                ('K', PieceImage::King),
             ],
             promoted: &[
-                ('P', XBoardSlot::Cannon),
-                ('N', XBoardSlot::Nightrider),
-                ('B', XBoardSlot::Cardinal),
-                ('R', XBoardSlot::Dragon),
-                ('L', XBoardSlot::Grasshopper),
-                ('S', XBoardSlot::Silver),
-                ('A', XBoardSlot::Horse),
-                ('U', XBoardSlot::Flying),
-                ('C', XBoardSlot::Butterfly),
-                ('I', XBoardSlot::Duck),
+                ('P', PieceImage::Cannon),
+                ('N', PieceImage::Nightrider),
+                ('B', PieceImage::Cardinal),
+                ('R', PieceImage::Dragon),
+                ('L', PieceImage::Grasshopper),
+                ('S', PieceImage::Silver),
+                ('A', PieceImage::Horse),
+                ('U', PieceImage::Flying),
+                ('C', PieceImage::Butterfly),
+                ('I', PieceImage::Duck),
             ],
-            holdings: 11,
-            parent: "shogi",
-            pieces: &[],
-            legality_testing: false,
+            hand_slots: 11,
+            hand: HandStyle::CapturesToHand,
+            betza: &[],
         }),
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonshogi.nnue")),
@@ -519,24 +434,23 @@ pub static VARIANTS: &[VariantInfo] = &[
         gui_template: "fairy",
         // The cannon on XBoard's cannon slot, the projectiles wazir and ferz on theirs, the Go
         // stone (which never moves) as a round disc.
-        xboard: Some(XBoardSetup {
-            slots: &[
+        look: Some(BoardLook {
+            images: &[
                 CHESS_SLOTS[0],
                 CHESS_SLOTS[1],
                 CHESS_SLOTS[2],
                 CHESS_SLOTS[3],
                 CHESS_SLOTS[4],
-                ('F', XBoardSlot::Ferz),
-                ('W', XBoardSlot::Wazir),
-                ('C', XBoardSlot::Cannon),
-                ('S', XBoardSlot::Wheel),
+                ('F', PieceImage::Ferz),
+                ('W', PieceImage::Wazir),
+                ('C', PieceImage::Cannon),
+                ('S', PieceImage::Wheel),
                 CHESS_SLOTS[5],
             ],
             promoted: &[],
-            holdings: 0,
-            parent: "fairy",
-            pieces: &[],
-            legality_testing: false,
+            hand_slots: 0,
+            hand: HandStyle::None,
+            betza: &[],
         }),
         bench: &[],
         net: Some(include_bytes!("../../nets/chesstonia.nnue")),

@@ -4,7 +4,9 @@
 use crate::board::{Color, Square};
 use crate::games::notation::leg_ends;
 use crate::games::perft;
-use crate::games::{Game, GameError, Move, MoveKind, Notation, Outcome, RuleOption, Variant};
+use crate::games::{
+    Game, GameError, Move, MoveError, MoveKind, Notation, Outcome, RuleOption, Variant,
+};
 use crate::nnue::{Accumulator, Network};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
@@ -147,11 +149,9 @@ pub struct MoveFacts {
     pub drop: Option<char>,
     /// Every square whose contents the move changes.
     pub changed: Vec<Coord>,
-    /// The move as XBoard's board is told it: the XBoard string, except that a drop onto an
-    /// occupied square that moves the piece there (the Swedish cannon's entry, `C@e2` with the
-    /// pawn going to e4), which XBoard cannot show, is written as Seirawan gating, `e2e4c`:
-    /// that piece's move, then the dropped piece's letter for what appears where it stood.
-    pub gui: String,
+    /// For a piece brought onto an occupied square (a Swedish cannon's entry, `C@e2`): where
+    /// the piece that stood there went (e4). `None` for every other move.
+    pub displaced: Option<Coord>,
 }
 
 /// The facade for one game type.
@@ -195,6 +195,15 @@ impl<G: Game> GameSession<G> {
         )
     }
 
+    /// The refusal of `mv`, a move string that is not a legal move of the current position.
+    fn illegal(&self, mv: &str) -> MoveError {
+        MoveError {
+            text: mv.to_string(),
+            fen: self.pos.to_fen(),
+            index: None,
+        }
+    }
+
     /// The legal moves of the current position.
     fn legal(&self) -> G::Moves {
         let mut list = G::Moves::default();
@@ -230,25 +239,16 @@ impl<G: Game> GameSession<G> {
             .flatten()
             .map(|c| c.to_ascii_uppercase());
         let to_occupied = pos.occupant(m.to()).is_some();
-        let gui = match drop {
-            // The square the displaced piece went to: empty before, occupied after.
-            Some(letter) if to_occupied => changed
-                .iter()
-                .find(|&&sq| sq != m.to() && pos.occupant(sq).is_none())
-                .map_or_else(
-                    || xboard.clone(),
-                    |&dest| {
-                        let name = |sq| Notation::XBoard.square_name(self.coord(sq), ranks);
-                        format!(
-                            "{}{}{}",
-                            name(m.to()),
-                            name(dest),
-                            letter.to_ascii_lowercase()
-                        )
-                    },
-                ),
-            _ => xboard.clone(),
-        };
+        // A piece brought onto an occupied square whose piece moves on: where that piece went
+        // (empty before the move, occupied after it).
+        let displaced = (drop.is_some() && to_occupied)
+            .then(|| {
+                changed
+                    .iter()
+                    .find(|&&sq| sq != m.to() && pos.occupant(sq).is_none())
+                    .map(|&sq| self.coord(sq))
+            })
+            .flatten();
         MoveFacts {
             text: MoveText {
                 uci: pos.move_to_string(m, Notation::Uci),
@@ -269,7 +269,7 @@ impl<G: Game> GameSession<G> {
             capture: count(&after) < count(pos),
             drop,
             changed: changed.into_iter().map(|sq| self.coord(sq)).collect(),
-            gui,
+            displaced,
         }
     }
 }
@@ -296,11 +296,11 @@ pub fn apply_moves<G: Game>(
         match pos.parse_move(s, notation) {
             Some(m) => pos.make_move(m),
             None => {
-                return Err(GameError(format!(
-                    "move {} '{s}' is not legal in {}",
-                    i + 1,
-                    pos.to_fen()
-                )))
+                return Err(GameError::IllegalMove(MoveError {
+                    text: s.to_string(),
+                    fen: pos.to_fen(),
+                    index: Some(i),
+                }))
             }
         }
     }
@@ -380,20 +380,15 @@ impl<G: Game> Session for GameSession<G> {
     fn is_tactical(&self, mv: &str, notation: Notation) -> Result<bool, GameError> {
         match self.pos.parse_move(mv, notation) {
             Some(m) => Ok(self.pos.is_tactical(m)),
-            None => Err(GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))),
+            None => Err(self.illegal(mv).into()),
         }
     }
 
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError> {
-        let m = self.pos.parse_move(mv, notation).ok_or_else(|| {
-            GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))
-        })?;
+        let m = self
+            .pos
+            .parse_move(mv, notation)
+            .ok_or_else(|| self.illegal(mv))?;
         Ok(MoveText {
             uci: self.pos.move_to_string(m, Notation::Uci),
             xboard: self.pos.move_to_string(m, Notation::XBoard),
@@ -409,10 +404,7 @@ impl<G: Game> Session for GameSession<G> {
     fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError> {
         match self.pos.parse_move(mv, notation) {
             Some(m) => Ok(self.facts(m, &self.legal())),
-            None => Err(GameError(format!(
-                "'{mv}' is not a legal move in {}",
-                self.pos.to_fen()
-            ))),
+            None => Err(self.illegal(mv).into()),
         }
     }
 
@@ -516,10 +508,49 @@ mod tests {
         assert_eq!((ep.from, ep.to), (Some((4, 4)), (3, 5)));
         assert!(ep.capture && !ep.to_occupied && ep.drop.is_none());
         assert_eq!(ep.changed, vec![(3, 4), (4, 4), (3, 5)]);
-        assert_eq!(ep.gui, "e5d6");
+        assert_eq!(ep.displaced, None);
         let quiet = s.facts_of("e1d1", Notation::Uci).unwrap();
         assert!(!quiet.capture && quiet.changed.len() == 2);
         assert!(s.facts_of("e1e3", Notation::Uci).is_err());
+    }
+
+    /// An illegal move is refused as such, with its place in the list when it came in one, and
+    /// the position is left as it was.
+    #[test]
+    fn an_illegal_move_says_which_and_where() {
+        let mut s = session("chess", None);
+        let start = crate::engine::registry::find("chess")
+            .unwrap()
+            .game
+            .start_fen;
+        let e = s
+            .set_position(None, &["e2e4", "e7e5", "e4e5"], Notation::Uci)
+            .unwrap_err();
+        let after_two = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(
+            e,
+            GameError::IllegalMove(MoveError {
+                text: "e4e5".to_string(),
+                fen: after_two.to_string(),
+                index: Some(2),
+            })
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("move 3 'e4e5' is not legal in {after_two}")
+        );
+        assert_eq!(s.fen(), start);
+        let e = s.facts_of("e1e3", Notation::Uci).unwrap_err();
+        assert!(matches!(
+            &e,
+            GameError::IllegalMove(MoveError { index: None, .. })
+        ));
+        assert_eq!(
+            e.to_string(),
+            format!("'e1e3' is not a legal move in {start}")
+        );
+        let e = s.set_position(Some("8/8/8 w - - 0 1"), &[], Notation::Uci);
+        assert!(matches!(e, Err(GameError::Fen(_))));
     }
 
     #[test]
@@ -527,7 +558,7 @@ mod tests {
         let s = session("cannon", None);
         let town = s.facts_of("T@b1", Notation::Uci).unwrap();
         assert_eq!((town.from, town.to, town.drop), (None, (1, 0), Some('T')));
-        assert_eq!(town.gui, "T@b0");
+        assert_eq!(town.displaced, None, "a town is placed on an empty square");
         assert_eq!(town.legs, vec![(1, 0)]);
     }
 
@@ -568,7 +599,7 @@ mod tests {
     }
 
     #[test]
-    fn a_swedish_cannon_entry_is_shown_to_xboard_as_gating() {
+    fn a_swedish_cannon_entry_says_where_the_pawn_went() {
         let s = session("swedishcannon", None);
         let entry = s
             .move_facts()
@@ -577,6 +608,6 @@ mod tests {
             .unwrap();
         assert_eq!(entry.drop, Some('C'));
         assert!(entry.to_occupied && !entry.capture);
-        assert_eq!(entry.gui, "e2e4c");
+        assert_eq!(entry.displaced, Some((4, 3)), "the pawn of e2 went to e4");
     }
 }

@@ -12,8 +12,9 @@ use crate::engine::options::{
 };
 use crate::engine::registry::{self, VariantInfo};
 use crate::engine::Session;
-use crate::nnue::Network;
-use crate::search::{SearchOptions, TranspositionTable};
+use crate::games::GameError;
+use crate::nnue::{NetError, Network};
+use crate::search::{SearchOptions, TableError, TranspositionTable};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,6 +27,41 @@ struct LoadedNet {
     net: Arc<Network>,
     /// `embedded` or the file's path.
     source: String,
+}
+
+/// Why a net file was not taken (`EvalFile`); the current net stays.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("{}; keeping {keeping}", self.what())]
+pub struct EvalFileError {
+    pub path: String,
+    pub reason: NetRefusal,
+    /// The net that stays, described.
+    pub keeping: String,
+}
+
+impl EvalFileError {
+    /// The reason, naming the file once (a file that cannot be read is named by its error).
+    fn what(&self) -> String {
+        match &self.reason {
+            NetRefusal::Net(NetError::Io { .. }) => self.reason.to_string(),
+            r => format!("{}: {r}", self.path),
+        }
+    }
+}
+
+/// What is wrong with a net file.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum NetRefusal {
+    /// It does not load, or does not fit its game (see [`NetError`]).
+    #[error(transparent)]
+    Net(#[from] NetError),
+    #[error("the net was trained for variant '{variant}', which uses the nets of '{owner}'")]
+    SharedVariant {
+        variant: &'static str,
+        owner: &'static str,
+    },
+    #[error("the net was trained for variant '{0}', which this build does not play")]
+    UnknownVariant(String),
 }
 
 /// Which evaluation the search will use, as the adapters tell the user after a change.
@@ -143,7 +179,7 @@ impl EngineState {
     /// held together (twice the memory, and a size refused that would fit alone). A size the
     /// machine cannot give is refused: the table keeps its size, emptied. The range each
     /// protocol allows is its own.
-    pub fn resize_table(&mut self, mb: usize) -> Result<(), String> {
+    pub fn resize_table(&mut self, mb: usize) -> Result<(), TableError> {
         if mb == self.hash_mb {
             return Ok(());
         }
@@ -153,7 +189,7 @@ impl EngineState {
     /// A fresh, empty table of `mb` MB. Callers stop the search first: while a search still
     /// holds the table (which only tests do) the new one is taken before the old one is let go,
     /// and on an error the old one is kept as it is.
-    fn renew_table(&mut self, mb: usize) -> Result<(), String> {
+    fn renew_table(&mut self, mb: usize) -> Result<(), TableError> {
         let Some(tt) = Arc::get_mut(&mut self.tt) else {
             self.tt = Arc::new(TranspositionTable::try_new(mb)?);
             self.hash_mb = mb;
@@ -211,9 +247,9 @@ impl EngineState {
         let mut state = EngineState::new();
         state
             .select_variant(variant)
-            .map_err(|reason| OptionError::Refused {
+            .map_err(|e| OptionError::Refused {
                 name: options::UCI_VARIANT,
-                reason,
+                reason: e.to_string(),
             })?;
         for arg in settings {
             let (name, value) = options::split_name_value(arg)?;
@@ -249,36 +285,30 @@ impl EngineState {
     /// for a variant this build does not play or for another feature count is refused with the
     /// reason, and the current net stays. An empty path goes back to the net embedded for the
     /// current variant (if any).
-    pub(crate) fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
+    pub(crate) fn load_eval_file(&mut self, path: &str) -> Result<String, EvalFileError> {
         let mine = self.variant.net_name();
         if path.trim().is_empty() {
             self.user_nets.retain(|(v, _)| *v != mine);
             self.choose_net();
             return Ok(self.net_description());
         }
-        // The reason names the file once (a file that cannot be read is named by its error).
-        let refuse = |e: String| {
-            let e = if e.contains(path) {
-                e
-            } else {
-                format!("{path}: {e}")
-            };
-            format!("{e}; keeping {}", self.net_description())
+        let refuse = |reason: NetRefusal| EvalFileError {
+            path: path.to_string(),
+            reason,
+            keeping: self.net_description(),
         };
-        let net = Network::load(Path::new(path)).map_err(|e| refuse(e.to_string()))?;
+        let net = Network::load(Path::new(path)).map_err(|e| refuse(NetRefusal::Net(e)))?;
         let owner = match registry::find(net.variant()) {
             Some(v) if v.game.name == net.variant() && v.net_name() == v.game.name => v,
             Some(v) if v.game.name == net.variant() => {
-                return Err(refuse(format!(
-                    "the net was trained for variant '{}', which uses the nets of '{}'",
-                    v.game.name,
-                    v.net_name()
-                )))
+                return Err(refuse(NetRefusal::SharedVariant {
+                    variant: v.game.name,
+                    owner: v.net_name(),
+                }))
             }
             _ => {
-                return Err(refuse(format!(
-                    "the net was trained for variant '{}', which this build does not play",
-                    net.variant()
+                return Err(refuse(NetRefusal::UnknownVariant(
+                    net.variant().to_string(),
                 )))
             }
         };
@@ -288,7 +318,7 @@ impl EngineState {
             owner.new_session().nnue_feature_count()
         };
         net.check_for(owner.net_name(), features)
-            .map_err(|e| refuse(e.to_string()))?;
+            .map_err(|e| refuse(NetRefusal::Net(e)))?;
         let described = format!(
             "net {path} for {} ({} features, {} hidden)",
             owner.game.name,
@@ -444,13 +474,11 @@ impl EngineState {
     }
 
     /// A fresh game of `info` at its start, with the user's rule switches.
-    fn new_session(&self, info: &'static VariantInfo) -> Result<Box<dyn Session>, String> {
+    fn new_session(&self, info: &'static VariantInfo) -> Result<Box<dyn Session>, GameError> {
         let mut session = info.new_session();
         for (name, value) in &self.rule_values {
             if session.rule_options().iter().any(|o| o.name == *name) {
-                session
-                    .set_rule_option(name, *value)
-                    .map_err(|e| format!("option {name}: {e}"))?;
+                session.set_rule_option(name, *value)?;
             }
         }
         Ok(session)
@@ -459,7 +487,7 @@ impl EngineState {
     /// Switches to a new game of `info` at its start position, with the user's rule switches;
     /// the table is left alone (whether a new game empties it is the protocol's choice). On an
     /// error the current game goes on.
-    pub fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+    pub fn select_variant(&mut self, info: &'static VariantInfo) -> Result<(), GameError> {
         self.session = self.new_session(info)?;
         self.variant = info;
         self.choose_net();

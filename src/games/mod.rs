@@ -2,6 +2,7 @@
 
 pub mod cannon;
 pub mod chess;
+pub mod error;
 mod history;
 pub mod moves;
 pub mod notation;
@@ -12,12 +13,12 @@ pub mod shogi;
 mod swap;
 pub mod tuning;
 
+pub use error::{FenError, FenField, GameError, MoveError};
 pub use moves::{Move, MoveKind, MoveList, StackList};
 pub use notation::Notation;
 
 use crate::board::{Color, Square};
 use crate::nnue::NnueFeatures;
-use std::fmt;
 
 /// A score from white's point of view turned to `side`'s.
 pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
@@ -141,42 +142,30 @@ pub struct RuleOption {
     pub help: &'static str,
 }
 
-/// Why a FEN, move or option was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError(pub String);
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GameError {}
-
 /// Reads the halfmove clock and the fullmove number that end a FEN (0 and 1 when absent; a
 /// fullmove number below 1 counts as 1).
 pub(crate) fn read_fen_clocks<'a>(
     fields: &mut impl Iterator<Item = &'a str>,
-) -> Result<(u16, u16), GameError> {
+) -> Result<(u16, u16), FenError> {
     let halfmove = match fields.next() {
         None => 0,
-        Some(s) => s
-            .parse()
-            .map_err(|_| GameError(format!("bad halfmove clock '{s}'")))?,
+        Some(s) => s.parse().map_err(|_| {
+            FenError::new(FenField::HalfmoveClock, format!("bad halfmove clock '{s}'"))
+        })?,
     };
     let fullmove = match fields.next() {
         None => 1,
         Some(s) => s
             .parse::<u16>()
-            .map_err(|_| GameError(format!("bad fullmove number '{s}'")))?
+            .map_err(|_| {
+                FenError::new(
+                    FenField::FullmoveNumber,
+                    format!("bad fullmove number '{s}'"),
+                )
+            })?
             .max(1),
     };
     Ok((halfmove, fullmove))
-}
-
-/// Shorthand for building an error.
-pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
-    Err(GameError(msg.into()))
 }
 
 /// One game's rules over one position type. The search and the protocols are generic over
@@ -200,12 +189,15 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// Sets a rule switch (one of the variant's `rule_options`). Called before positions are
     /// set up.
     fn set_rule_option(&mut self, name: &str, _value: bool) -> Result<(), GameError> {
-        err(format!("unknown rule option '{name}'"))
+        Err(GameError::UnknownRuleOption {
+            name: name.to_string(),
+            hint: None,
+        })
     }
 
     /// A new position of the same variant and rule switches, read from a FEN. `self` is not
     /// changed, so a bad FEN can never leave a half-set position behind.
-    fn with_fen(&self, fen: &str) -> Result<Self, GameError>;
+    fn with_fen(&self, fen: &str) -> Result<Self, FenError>;
 
     fn to_fen(&self) -> String;
 

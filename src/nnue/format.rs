@@ -8,7 +8,6 @@
 
 use super::network::Network;
 use super::{BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
-use std::fmt;
 use std::path::Path;
 
 /// The first eight bytes of every net file. The CR LF and the DOS end-of-file byte make a file
@@ -26,75 +25,49 @@ const NAME_LEN: usize = 32;
 const ACTIVATION_SCRELU: u8 = 1;
 
 /// Why a net could not be read, written or used.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
 pub enum NetError {
     /// The file could not be read or written.
+    #[error("net file {path}: {message}")]
     Io { path: String, message: String },
     /// Shorter than a header and a checksum: not a net file, or cut off very early.
+    #[error("not a net file: {len} bytes, less than a header ({HEADER_LEN} bytes) and a checksum")]
     TooShort { len: usize },
     /// The file does not start with [`MAGIC`].
+    #[error("not a Cannonade net file (wrong magic bytes)")]
     BadMagic,
     /// Written by a newer (or unknown) format version.
+    #[error(
+        "net file format version {found} is not supported (this build reads version \
+         {FORMAT_VERSION})"
+    )]
     UnsupportedVersion { found: u32 },
     /// A header value is out of range (hidden size, quantisation, name...).
+    #[error("net file header is invalid: {0}")]
     BadHeader(String),
     /// The file ends before the weights the header announces.
+    #[error("net file is truncated: its header announces {expected} bytes, the file has {found}")]
     Truncated { expected: usize, found: usize },
     /// The file goes on after its checksum.
+    #[error(
+        "net file has {} bytes of unexpected data after its checksum ({found} bytes, \
+         {expected} expected)",
+        .found - .expected
+    )]
     TrailingData { expected: usize, found: usize },
     /// The stored checksum does not match the contents: the file is corrupted.
+    #[error(
+        "net file is corrupted: checksum {computed:08x} does not match the stored {stored:08x}"
+    )]
     Checksum { stored: u32, computed: u32 },
-    /// The net was trained for another variant.
+    /// The net was trained for another variant: `found` is the net's, `expected` the one
+    /// wanted.
+    #[error("the net was trained for variant '{found}', not '{expected}'")]
     WrongVariant { expected: String, found: String },
     /// The net's input layer does not fit the game's features.
+    #[error("the net has {found} input features but the game has {expected}")]
     WrongFeatureCount { expected: usize, found: usize },
 }
-
-impl fmt::Display for NetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetError::Io { path, message } => write!(f, "net file {path}: {message}"),
-            NetError::TooShort { len } => write!(
-                f,
-                "not a net file: {len} bytes, less than a header ({} bytes) and a checksum",
-                HEADER_LEN
-            ),
-            NetError::BadMagic => write!(f, "not a Cannonade net file (wrong magic bytes)"),
-            NetError::UnsupportedVersion { found } => write!(
-                f,
-                "net file format version {found} is not supported (this build reads version \
-                 {FORMAT_VERSION})"
-            ),
-            NetError::BadHeader(what) => write!(f, "net file header is invalid: {what}"),
-            NetError::Truncated { expected, found } => write!(
-                f,
-                "net file is truncated: its header announces {expected} bytes, the file has \
-                 {found}"
-            ),
-            NetError::TrailingData { expected, found } => write!(
-                f,
-                "net file has {} bytes of unexpected data after its checksum ({found} bytes, \
-                 {expected} expected)",
-                found - expected
-            ),
-            NetError::Checksum { stored, computed } => write!(
-                f,
-                "net file is corrupted: checksum {computed:08x} does not match the stored \
-                 {stored:08x}"
-            ),
-            NetError::WrongVariant { expected, found } => write!(
-                f,
-                "the net was trained for variant '{found}', not '{expected}'"
-            ),
-            NetError::WrongFeatureCount { expected, found } => write!(
-                f,
-                "the net has {found} input features but the game has {expected}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for NetError {}
 
 /// The CRC-32 table of the IEEE 802.3 polynomial (reflected, `0xEDB88320`).
 const CRC_TABLE: [u32; 256] = {

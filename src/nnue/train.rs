@@ -13,8 +13,8 @@
 
 use super::float::{add_assign, FloatNetwork, FT_CLIP, OUT_CLIP};
 use super::network::{Accumulator, Network};
+use super::{NetError, MAX_FEATURES, MAX_HIDDEN};
 use super::{QuantReport, BLOCK, DEFAULT_HIDDEN, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
-use super::{MAX_FEATURES, MAX_HIDDEN};
 use crate::board::zobrist::{mix64, SplitMix64};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -29,6 +29,74 @@ pub struct TrainingRecord {
     pub result: i8,
 }
 
+/// Why a training position was refused.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The FEN is not a position of the game: the game's reason.
+    #[error("{0}")]
+    BadPosition(String),
+    #[error("result {0} is not 1, 0 or -1")]
+    BadResult(i8),
+    #[error("feature {feature} is out of range (the game has {count} features)")]
+    FeatureOutOfRange { feature: u32, count: usize },
+    #[error("too many positions for one training run")]
+    TooManyPositions,
+}
+
+/// Why records could not be turned into a [`Dataset`]; `E` is the error of the records'
+/// source (a file that cannot be read, a line that is not a record). Records are numbered from
+/// 1.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum DatasetError<E> {
+    #[error("the positions have {positions} features, the dataset {dataset}")]
+    FeatureCount { positions: usize, dataset: usize },
+    /// The source could not give record `number`.
+    #[error("record {number}: {error}")]
+    Source { number: usize, error: E },
+    /// Record `number` was read but refused.
+    #[error("record {number} ({fen}): {error}")]
+    Record {
+        number: usize,
+        fen: String,
+        error: RecordError,
+    },
+}
+
+/// Why [`train`] refused its settings or could not make a net.
+#[derive(thiserror::Error, Clone, Debug, PartialEq)]
+pub enum TrainError {
+    #[error("--hidden {0} must be a multiple of {BLOCK} between {BLOCK} and {MAX_HIDDEN}")]
+    Hidden(usize),
+    #[error("--batch must be at least 1")]
+    Batch,
+    #[error("--lr {0} must be positive")]
+    LearningRate(f32),
+    #[error("--wdl {0} must be between 0 and 1")]
+    Wdl(f32),
+    #[error("--scale must be positive")]
+    Scale,
+    #[error("--validation {0} must be at least 0 and below 1")]
+    Validation(f64),
+    /// The starting net (`init`) does not have the training's shape.
+    #[error(
+        "the starting net has {net_features} features and {net_hidden} hidden units, the \
+         training {features} and {hidden}"
+    )]
+    StartingNet {
+        net_features: usize,
+        net_hidden: usize,
+        features: usize,
+        hidden: usize,
+    },
+    #[error("the game has no features")]
+    NoFeatures,
+    #[error("{0} positions are too few to train on")]
+    TooFewPositions(usize),
+    /// The trained net could not be quantised.
+    #[error(transparent)]
+    Quantise(#[from] NetError),
+}
+
 /// What the trainer needs of a game: the features of both perspectives of a position given as
 /// a FEN. Implemented over a game's [`super::NnueFeatures`] by `tools::train`, which reads the
 /// FEN with the game's own reader.
@@ -38,7 +106,12 @@ pub trait PositionFeatures: Sync {
 
     /// Clears `stm` and `nstm` and fills them with the features seen from the side to move and
     /// from the other side; an error if the FEN is not a position of the game.
-    fn features(&self, fen: &str, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) -> Result<(), String>;
+    fn features(
+        &self,
+        fen: &str,
+        stm: &mut Vec<u32>,
+        nstm: &mut Vec<u32>,
+    ) -> Result<(), RecordError>;
 
     /// As [`PositionFeatures::features`], and also the game's hand-written evaluation of the
     /// position (centipawns, side to move's view) where the source has one: the yardstick a net
@@ -48,7 +121,7 @@ pub trait PositionFeatures: Sync {
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<Option<i32>, String> {
+    ) -> Result<Option<i32>, RecordError> {
         self.features(fen, stm, nstm).map(|()| None)
     }
 
@@ -116,20 +189,20 @@ impl Dataset {
         nstm: &[u32],
         score: i16,
         result: i8,
-    ) -> Result<(), String> {
+    ) -> Result<(), RecordError> {
         if !(-1..=1).contains(&result) {
-            return Err(format!("result {result} is not 1, 0 or -1"));
+            return Err(RecordError::BadResult(result));
         }
         for &f in stm.iter().chain(nstm) {
             if f as usize >= self.feature_count {
-                return Err(format!(
-                    "feature {f} is out of range (the game has {} features)",
-                    self.feature_count
-                ));
+                return Err(RecordError::FeatureOutOfRange {
+                    feature: f,
+                    count: self.feature_count,
+                });
             }
         }
         if self.feats.len() + stm.len() + nstm.len() > u32::MAX as usize {
-            return Err("too many positions for one training run".into());
+            return Err(RecordError::TooManyPositions);
         }
         self.store(
             stm.iter().map(|&f| f as u16),
@@ -160,13 +233,13 @@ impl Dataset {
     /// Reads records and computes their features, in parallel blocks on the current rayon pool.
     /// The order of the positions is the order of the records. Stops at the first bad record
     /// with its number (from 1) in the error.
-    pub fn from_records<I>(
+    pub fn from_records<I, E>(
         records: I,
         source: &dyn PositionFeatures,
         progress: impl FnMut(usize),
-    ) -> Result<Dataset, String>
+    ) -> Result<Dataset, DatasetError<E>>
     where
-        I: Iterator<Item = Result<TrainingRecord, String>>,
+        I: Iterator<Item = Result<TrainingRecord, E>>,
     {
         let mut data = Dataset::new(source.feature_count());
         data.extend_from_records(records, source, progress)?;
@@ -176,22 +249,21 @@ impl Dataset {
     /// Appends records as [`Dataset::from_records`] reads them (`progress` and the record
     /// numbers of errors counting this call's records). `source` must list features of this
     /// dataset's count.
-    pub fn extend_from_records<I>(
+    pub fn extend_from_records<I, E>(
         &mut self,
         records: I,
         source: &dyn PositionFeatures,
         mut progress: impl FnMut(usize),
-    ) -> Result<(), String>
+    ) -> Result<(), DatasetError<E>>
     where
-        I: Iterator<Item = Result<TrainingRecord, String>>,
+        I: Iterator<Item = Result<TrainingRecord, E>>,
     {
         const BLOCK_RECORDS: usize = 1 << 14;
         if source.feature_count() != self.feature_count() {
-            return Err(format!(
-                "the positions have {} features, the dataset {}",
-                source.feature_count(),
-                self.feature_count()
-            ));
+            return Err(DatasetError::FeatureCount {
+                positions: source.feature_count(),
+                dataset: self.feature_count(),
+            });
         }
         let start = self.len();
         let data = self;
@@ -201,10 +273,10 @@ impl Dataset {
             block.clear();
             for r in records.by_ref().take(BLOCK_RECORDS) {
                 let n = data.len() - start + block.len() + 1;
-                block.push(r.map_err(|e| format!("record {n}: {e}"))?);
+                block.push(r.map_err(|error| DatasetError::Source { number: n, error })?);
             }
             let first = data.len() - start;
-            let features: Vec<Result<(FeaturePair, Option<i32>), String>> = block
+            let features: Vec<Result<(FeaturePair, Option<i32>), RecordError>> = block
                 .par_iter()
                 .map(|r| {
                     let (mut stm, mut nstm) = (Vec::new(), Vec::new());
@@ -213,7 +285,11 @@ impl Dataset {
                 })
                 .collect();
             for (i, (r, f)) in block.iter().zip(features).enumerate() {
-                let at = |e: String| format!("record {} ({}): {e}", first + i + 1, r.fen);
+                let at = |error| DatasetError::Record {
+                    number: first + i + 1,
+                    fen: r.fen.clone(),
+                    error,
+                };
                 let ((stm, nstm), reference) = f.map_err(at)?;
                 data.push(&stm, &nstm, r.score, r.result).map_err(at)?;
                 data.push_reference(reference);
@@ -691,47 +767,40 @@ fn shuffle(v: &mut [u32], rng: &mut SplitMix64) {
 }
 
 /// Checks the settings against the data; the error names the bad setting.
-fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), String> {
+fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), TrainError> {
     if cfg.hidden == 0 || cfg.hidden > MAX_HIDDEN || !cfg.hidden.is_multiple_of(BLOCK) {
-        return Err(format!(
-            "--hidden {} must be a multiple of {BLOCK} between {BLOCK} and {MAX_HIDDEN}",
-            cfg.hidden
-        ));
+        return Err(TrainError::Hidden(cfg.hidden));
     }
     if cfg.batch == 0 {
-        return Err("--batch must be at least 1".into());
+        return Err(TrainError::Batch);
     }
     if !(cfg.lr > 0.0 && cfg.lr.is_finite()) {
-        return Err(format!("--lr {} must be positive", cfg.lr));
+        return Err(TrainError::LearningRate(cfg.lr));
     }
     if !(0.0..=1.0).contains(&cfg.wdl) {
-        return Err(format!("--wdl {} must be between 0 and 1", cfg.wdl));
+        return Err(TrainError::Wdl(cfg.wdl));
     }
     if cfg.scale == 0 {
-        return Err("--scale must be positive".into());
+        return Err(TrainError::Scale);
     }
     if !(0.0..1.0).contains(&cfg.validation) {
-        return Err(format!(
-            "--validation {} must be at least 0 and below 1",
-            cfg.validation
-        ));
+        return Err(TrainError::Validation(cfg.validation));
     }
     if let Some(init) = &cfg.init {
         if (init.features, init.hidden) != (data.feature_count(), cfg.hidden) {
-            return Err(format!(
-                "the starting net has {} features and {} hidden units, the training {} and {}",
-                init.features,
-                init.hidden,
-                data.feature_count(),
-                cfg.hidden
-            ));
+            return Err(TrainError::StartingNet {
+                net_features: init.features,
+                net_hidden: init.hidden,
+                features: data.feature_count(),
+                hidden: cfg.hidden,
+            });
         }
     }
     if data.feature_count() == 0 {
-        return Err("the game has no features".into());
+        return Err(TrainError::NoFeatures);
     }
     if data.len() < 2 {
-        return Err(format!("{} positions are too few to train on", data.len()));
+        return Err(TrainError::TooFewPositions(data.len()));
     }
     Ok(())
 }
@@ -837,7 +906,7 @@ pub fn train(
     cfg: &TrainConfig,
     variant: &str,
     observer: &mut dyn TrainObserver,
-) -> Result<TrainOutcome, String> {
+) -> Result<TrainOutcome, TrainError> {
     check_config(cfg, data)?;
     let settings = Settings {
         scale: cfg.scale as f32,
@@ -918,9 +987,7 @@ pub fn train(
         observer.epoch(&report);
         reports.push(report);
     }
-    let (network, quantisation) = net
-        .quantise(variant, DEFAULT_QA, DEFAULT_QB, cfg.scale)
-        .map_err(|e| e.to_string())?;
+    let (network, quantisation) = net.quantise(variant, DEFAULT_QA, DEFAULT_QB, cfg.scale)?;
     let (float_validation_loss, quantised_validation_loss) = if validation.is_empty() {
         (None, None)
     } else {

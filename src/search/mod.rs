@@ -23,7 +23,7 @@ pub mod tt;
 
 pub use limits::Limits;
 pub use smp::search;
-pub use tt::{Bound, TranspositionTable};
+pub use tt::{Bound, TableError, TranspositionTable};
 
 use crate::nnue::Network;
 use std::fmt;

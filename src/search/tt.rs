@@ -80,6 +80,7 @@ pub struct TranspositionTable {
 /// `count` zeroed slots, or `None` when the memory cannot be had. The memory comes from the
 /// allocator already zeroed (for a large table: fresh pages from the operating system), so a
 /// table of any size is ready at once and becomes resident only as the search writes to it.
+#[allow(unsafe_code)]
 fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
     if count == 0 {
         return Some(Box::new([]));
@@ -99,6 +100,14 @@ fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
     }
 }
 
+/// A table size the machine cannot give.
+#[derive(thiserror::Error, Clone, Copy, Debug, PartialEq, Eq)]
+#[error("cannot allocate {mb} MB for the hash table")]
+pub struct TableError {
+    /// The size asked for, in MB.
+    pub mb: usize,
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     ///
@@ -110,11 +119,10 @@ impl TranspositionTable {
 
     /// A table of about `mb` megabytes, or an error when the memory cannot be had. Never
     /// panics and never aborts: a size the machine cannot give is refused.
-    pub fn try_new(mb: usize) -> Result<Self, String> {
+    pub fn try_new(mb: usize) -> Result<Self, TableError> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        Self::with_buckets(buckets)
-            .ok_or_else(|| format!("cannot allocate {mb} MB for the hash table"))
+        Self::with_buckets(buckets).ok_or(TableError { mb })
     }
 
     /// An empty table of `buckets` buckets, or `None` when the memory cannot be had.
@@ -140,7 +148,7 @@ impl TranspositionTable {
     /// any size, and the old and the new memory are never held together. Should `mb` MB not
     /// be had, the old size is taken again (the memory just given back), or failing that the
     /// largest size that can be had; the error says so and [`Self::bytes`] tells the size.
-    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+    pub fn resize(&mut self, mb: usize) -> Result<(), TableError> {
         let old_buckets = self.buckets;
         // The old memory goes first.
         self.slots = Box::new([]);
@@ -333,7 +341,12 @@ mod tests {
     fn sizes_the_machine_cannot_give_are_refused() {
         // More than the address space: refused, not a panic or an abort.
         assert!(TranspositionTable::try_new(usize::MAX).is_err());
-        assert!(TranspositionTable::try_new(1 << 44).is_err());
+        let e = TranspositionTable::try_new(1 << 44).err().expect("refused");
+        assert_eq!(e, TableError { mb: 1 << 44 });
+        assert_eq!(
+            e.to_string(),
+            "cannot allocate 17592186044416 MB for the hash table"
+        );
         let tt = TranspositionTable::try_new(2).unwrap();
         assert_eq!(tt.bytes(), 2 << 20);
         // Buckets start on a cache line.
@@ -346,7 +359,7 @@ mod tests {
         let m = Move::normal(Square::new(12), Square::new(28));
         tt.store(77, m, 5, 3, Bound::Exact);
         // Refused: the old size comes back, empty.
-        assert!(tt.resize(1 << 44).is_err());
+        assert_eq!(tt.resize(1 << 44), Err(TableError { mb: 1 << 44 }));
         assert_eq!(tt.bytes(), 2 << 20);
         assert!(tt.probe(77).is_none());
         tt.store(77, m, 5, 3, Bound::Exact);

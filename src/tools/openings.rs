@@ -8,7 +8,7 @@
 
 use crate::board::zobrist::SplitMix64;
 use crate::engine::Session;
-use crate::games::Notation;
+use crate::games::{GameError, Notation};
 use crate::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
 
@@ -26,6 +26,23 @@ pub struct OpeningSpec {
     pub seed: u64,
 }
 
+/// Why openings could not be made.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsError {
+    /// A rule switch the variant refused.
+    #[error("option {name}: {error}")]
+    RuleOption { name: String, error: GameError },
+    /// A legal move of the walk was refused when played (a bug of the game, never expected).
+    #[error("a generated move was refused: {0}")]
+    MoveRefused(GameError),
+    /// Fewer level positions than wanted turned up in the tries allowed.
+    #[error(
+        "found only {found} level positions in {tries} tries; allow more plies or a larger \
+         --max-score"
+    )]
+    TooFew { found: usize, tries: usize },
+}
+
 /// Random tries allowed per position wanted, so that an impossible demand ends with an error.
 const MAX_ATTEMPTS_PER_POSITION: usize = 200;
 
@@ -35,7 +52,7 @@ pub fn random_walk(
     start: &dyn Session,
     plies: usize,
     rng: &mut SplitMix64,
-) -> Result<Option<Box<dyn Session>>, String> {
+) -> Result<Option<Box<dyn Session>>, OpeningsError> {
     let mut session = start.clone_session();
     for _ in 0..plies {
         let moves = session.legal_moves(Notation::Uci);
@@ -45,7 +62,7 @@ pub fn random_walk(
         let pick = &moves[(rng.next_u64() % moves.len() as u64) as usize];
         session
             .play(pick, Notation::Uci)
-            .map_err(|e| format!("a generated move was refused: {e}"))?;
+            .map_err(OpeningsError::MoveRefused)?;
     }
     if session.outcome().is_some() || session.legal_moves(Notation::Uci).is_empty() {
         return Ok(None);
@@ -79,7 +96,7 @@ pub fn generate(
     start: &dyn Session,
     spec: &OpeningSpec,
     mut progress: impl FnMut(&str),
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, OpeningsError> {
     let mut rng = SplitMix64::new(spec.seed);
     let tt = TranspositionTable::new(16);
     let opts = SearchOptions::default();
@@ -103,11 +120,10 @@ pub fn generate(
         }
     }
     if out.len() < spec.count {
-        return Err(format!(
-            "found only {} level positions in {budget} tries; allow more plies or a larger \
-             --max-score",
-            out.len()
-        ));
+        return Err(OpeningsError::TooFew {
+            found: out.len(),
+            tries: budget,
+        });
     }
     Ok(out)
 }

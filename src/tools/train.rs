@@ -15,9 +15,11 @@
 use crate::engine::registry::{self, GameVisitor, VariantInfo};
 use crate::games::Game;
 use crate::nnue::train::{
-    self, Dataset, EpochReport, PositionFeatures, TrainConfig, TrainObserver, TrainingRecord,
+    self, Dataset, EpochReport, PositionFeatures, RecordError, TrainConfig, TrainObserver,
+    TrainingRecord,
 };
-use crate::nnue::{FeatureMeaning, FloatNetwork, Network, DEFAULT_HIDDEN, DEFAULT_SCALE};
+use crate::nnue::{FeatureMeaning, FloatNetwork, NetError, Network, DEFAULT_HIDDEN, DEFAULT_SCALE};
+use crate::tools::datagen::DataError;
 use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -82,6 +84,89 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
+/// Why a line of the text format is not a record.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum TextRecordError {
+    #[error("expected 'FEN | score | result', found {0} field(s)")]
+    FieldCount(usize),
+    #[error("empty FEN")]
+    EmptyFen,
+    #[error("score '{0}' is not a whole number of centipawns in i16")]
+    Score(String),
+    #[error("result '{0}' is not 1, 0 or -1")]
+    Result(String),
+}
+
+/// Why a data file of scored positions, or a record in it, could not be read. `file` is the
+/// path as given; lines are counted from 1.
+#[derive(thiserror::Error, Debug)]
+pub enum DataFileError {
+    #[error("{file}: {error}")]
+    Io { file: String, error: std::io::Error },
+    /// A `cannonade datagen` file that is damaged or not one.
+    #[error("{file}: {error}")]
+    Data { file: String, error: DataError },
+    /// The file holds positions of another variant than the one trained.
+    #[error("{file}: the data is for variant '{found}', not '{wanted}'")]
+    OtherVariant {
+        file: String,
+        found: String,
+        wanted: &'static str,
+    },
+    #[error("{file} line {line}: {error}")]
+    LineIo {
+        file: String,
+        line: usize,
+        error: std::io::Error,
+    },
+    #[error("{file} line {line}: {error}")]
+    Line {
+        file: String,
+        line: usize,
+        error: TextRecordError,
+    },
+}
+
+/// A registered variant that no game type with NNUE features plays.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("variant '{variant}' is played by no game type with NNUE features")]
+pub struct NoFeaturesError {
+    pub variant: &'static str,
+}
+
+/// Why the starting net of `--init` (at `file`) cannot start this training.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum InitError {
+    #[error("--init {file}: {error}")]
+    Load { file: String, error: NetError },
+    #[error("--init {file} has {hidden} hidden units: train with --hidden {hidden}")]
+    Hidden { file: String, hidden: usize },
+    #[error("--init {file} is for variant '{variant}', unknown here")]
+    UnknownVariant { file: String, variant: String },
+    #[error(transparent)]
+    NoFeatures(#[from] NoFeaturesError),
+    #[error("--init {file} has {found} features, {game} has {expected}")]
+    FeatureCount {
+        file: String,
+        found: usize,
+        game: &'static str,
+        expected: usize,
+    },
+}
+
+/// Why `--thin N:P` was refused.
+#[derive(thiserror::Error, Clone, Debug, PartialEq)]
+pub enum ThinError {
+    #[error("'{0}' is not N:P (for example 16:0.35)")]
+    NotNP(String),
+    #[error("'{0}' is not a feature count")]
+    Count(String),
+    #[error("'{0}' is not a probability")]
+    Probability(String),
+    #[error("{0} is not a probability from 0 to 1")]
+    OutOfRange(f64),
+}
+
 /// Reads a FEN with the game's own reader and lists its features.
 struct GameFeatures<G>(G);
 
@@ -90,7 +175,12 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         self.0.feature_count()
     }
 
-    fn features(&self, fen: &str, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) -> Result<(), String> {
+    fn features(
+        &self,
+        fen: &str,
+        stm: &mut Vec<u32>,
+        nstm: &mut Vec<u32>,
+    ) -> Result<(), RecordError> {
         self.features_and_reference(fen, stm, nstm).map(|_| ())
     }
 
@@ -99,8 +189,11 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<Option<i32>, String> {
-        let pos = self.0.with_fen(fen).map_err(|e| e.to_string())?;
+    ) -> Result<Option<i32>, RecordError> {
+        let pos = self
+            .0
+            .with_fen(fen)
+            .map_err(|e| RecordError::BadPosition(e.to_string()))?;
         let side = pos.side_to_move();
         stm.clear();
         nstm.clear();
@@ -123,21 +216,21 @@ pub fn starting_net(
     target: &dyn PositionFeatures,
     hidden: usize,
     scale: u32,
-) -> Result<(FloatNetwork, String), String> {
+) -> Result<(FloatNetwork, String), InitError> {
     let name = path.display();
-    let net = Network::load(path).map_err(|e| format!("--init {name}: {e}"))?;
+    let net = Network::load(path).map_err(|error| InitError::Load {
+        file: name.to_string(),
+        error,
+    })?;
     if net.hidden() != hidden {
-        return Err(format!(
-            "--init {name} has {} hidden units: train with --hidden {}",
-            net.hidden(),
-            net.hidden()
-        ));
+        return Err(InitError::Hidden {
+            file: name.to_string(),
+            hidden: net.hidden(),
+        });
     }
-    let from = registry::find(net.variant()).ok_or_else(|| {
-        format!(
-            "--init {name} is for variant '{}', unknown here",
-            net.variant()
-        )
+    let from = registry::find(net.variant()).ok_or_else(|| InitError::UnknownVariant {
+        file: name.to_string(),
+        variant: net.variant().to_string(),
     })?;
     // A net of this variant (or of one sharing its nets) has the target's own features.
     let source = if from.net_name() == variant.net_name() {
@@ -149,11 +242,12 @@ pub fn starting_net(
         .as_ref()
         .map_or(target.feature_count(), |s| s.feature_count());
     if net.feature_count() != expected {
-        return Err(format!(
-            "--init {name} has {} features, {} has {expected}",
-            net.feature_count(),
-            from.game.name
-        ));
+        return Err(InitError::FeatureCount {
+            file: name.to_string(),
+            found: net.feature_count(),
+            game: from.game.name,
+            expected,
+        });
     }
     let float = FloatNetwork::from_quantised(&net, scale);
     let Some(source) = source else {
@@ -184,12 +278,16 @@ pub fn starting_net(
 }
 
 /// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
-pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFeatures>, String> {
+pub fn features_for(
+    variant: &'static VariantInfo,
+) -> Result<Box<dyn PositionFeatures>, NoFeaturesError> {
     struct Features;
     impl GameVisitor for Features {
-        type Output = Result<Box<dyn PositionFeatures>, String>;
+        type Output = Result<Box<dyn PositionFeatures>, NoFeaturesError>;
         fn visit<G: Game>(self, variant: &'static VariantInfo) -> Self::Output {
-            let start = variant.new_game::<G>().map_err(|e| e.to_string())?;
+            let start = variant.new_game::<G>().map_err(|_| NoFeaturesError {
+                variant: variant.game.name,
+            })?;
             Ok(Box::new(GameFeatures(start)))
         }
     }
@@ -197,29 +295,26 @@ pub fn features_for(variant: &'static VariantInfo) -> Result<Box<dyn PositionFea
 }
 
 /// Reads one line of the text format: `None` for a blank or comment line.
-pub fn parse_text_record(line: &str) -> Result<Option<TrainingRecord>, String> {
+pub fn parse_text_record(line: &str) -> Result<Option<TrainingRecord>, TextRecordError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
-        return Err(format!(
-            "expected 'FEN | score | result', found {} field(s)",
-            fields.len()
-        ));
+        return Err(TextRecordError::FieldCount(fields.len()));
     };
     if fen.is_empty() {
-        return Err("empty FEN".into());
+        return Err(TextRecordError::EmptyFen);
     }
     let score = score
         .parse::<i16>()
-        .map_err(|_| format!("score '{score}' is not a whole number of centipawns in i16"))?;
+        .map_err(|_| TextRecordError::Score(score.to_string()))?;
     let result = match result {
         "1" => 1,
         "0" => 0,
         "-1" => -1,
-        r => return Err(format!("result '{r}' is not 1, 0 or -1")),
+        r => return Err(TextRecordError::Result(r.to_string())),
     };
     Ok(Some(TrainingRecord {
         fen: fen.to_string(),
@@ -234,7 +329,7 @@ pub fn text_record(r: &TrainingRecord) -> String {
 }
 
 /// The records of one data file, in order.
-pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Send>;
+pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, DataFileError>> + Send>;
 
 /// Opens a data file of scored positions of `variant`: a `cannonade datagen` file (it starts
 /// with a zero byte, the first of its magic) or the text format. A datagen file of another
@@ -244,23 +339,29 @@ pub type Records = Box<dyn Iterator<Item = Result<TrainingRecord, String>> + Sen
 pub fn open_records(
     path: &Path,
     variant: &'static VariantInfo,
-) -> Result<(Records, &'static VariantInfo), String> {
+) -> Result<(Records, &'static VariantInfo), DataFileError> {
     use crate::tools::datagen::{DataReader, MAGIC};
     use std::io::Read;
     let name = path.display().to_string();
+    let io = |error| DataFileError::Io {
+        file: name.clone(),
+        error,
+    };
     let mut first = [0u8; 1];
-    let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let read = file.read(&mut first).map_err(|e| format!("{name}: {e}"))?;
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let read = file.read(&mut first).map_err(io)?;
     if read == 1 && first[0] == MAGIC[0] {
-        let reader = DataReader::open(path, None).map_err(|e| format!("{name}: {e}"))?;
+        let reader = DataReader::open(path, None).map_err(|error| DataFileError::Data {
+            file: name.clone(),
+            error,
+        })?;
         let found = &reader.header().variant;
         let data_variant = registry::find(found)
             .filter(|v| v.net_name() == variant.net_name())
-            .ok_or_else(|| {
-                format!(
-                    "{name}: the data is for variant '{found}', not '{}'",
-                    variant.game.name
-                )
+            .ok_or_else(|| DataFileError::OtherVariant {
+                file: name.clone(),
+                found: found.clone(),
+                wanted: variant.game.name,
             })?;
         let records = Box::new(reader.map(move |r| {
             r.map(|r| TrainingRecord {
@@ -268,17 +369,30 @@ pub fn open_records(
                 score: r.score,
                 result: r.result.to_i8(),
             })
-            .map_err(|e| format!("{name}: {e}"))
+            .map_err(|error| DataFileError::Data {
+                file: name.clone(),
+                error,
+            })
         }));
         return Ok((records, data_variant));
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let file = std::fs::File::open(path).map_err(io)?;
     let lines = BufReader::new(file).lines().enumerate();
     let records = Box::new(lines.filter_map(move |(i, line)| {
-        let at = |e: String| format!("{name} line {}: {e}", i + 1);
+        let (file, line_no) = (name.clone(), i + 1);
         match line {
-            Err(e) => Some(Err(at(e.to_string()))),
-            Ok(line) => parse_text_record(&line).map_err(at).transpose(),
+            Err(error) => Some(Err(DataFileError::LineIo {
+                file,
+                line: line_no,
+                error,
+            })),
+            Ok(line) => parse_text_record(&line)
+                .map_err(|error| DataFileError::Line {
+                    file,
+                    line: line_no,
+                    error,
+                })
+                .transpose(),
         }
     }));
     Ok((records, variant))
@@ -286,17 +400,19 @@ pub fn open_records(
 
 /// Every record of several files of `variant` itself (not of the variants sharing its net), one
 /// file after another.
-pub fn open_all(paths: &[PathBuf], variant: &'static VariantInfo) -> Result<Records, String> {
+pub fn open_all(
+    paths: &[PathBuf],
+    variant: &'static VariantInfo,
+) -> Result<Records, DataFileError> {
     let files = paths
         .iter()
         .map(|p| match open_records(p, variant)? {
             (records, v) if std::ptr::eq(v, variant) => Ok(records),
-            (_, v) => Err(format!(
-                "{}: the data is for variant '{}', not '{}'",
-                p.display(),
-                v.game.name,
-                variant.game.name
-            )),
+            (_, v) => Err(DataFileError::OtherVariant {
+                file: p.display().to_string(),
+                found: v.game.name.to_string(),
+                wanted: variant.game.name,
+            }),
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Box::new(files.into_iter().flatten()))
@@ -427,20 +543,20 @@ impl TrainObserver for Console {
 
 /// Runs `cannonade train`.
 /// `--thin N:P`: a feature count and a probability from 0 to 1.
-fn parse_thin(text: &str) -> Result<(usize, f64), String> {
+fn parse_thin(text: &str) -> Result<(usize, f64), ThinError> {
     let (n, p) = text
         .split_once(':')
-        .ok_or_else(|| format!("'{text}' is not N:P (for example 16:0.35)"))?;
+        .ok_or_else(|| ThinError::NotNP(text.to_string()))?;
     let n: usize = n
         .trim()
         .parse()
-        .map_err(|_| format!("'{n}' is not a feature count"))?;
+        .map_err(|_| ThinError::Count(n.to_string()))?;
     let p: f64 = p
         .trim()
         .parse()
-        .map_err(|_| format!("'{p}' is not a probability"))?;
+        .map_err(|_| ThinError::Probability(p.to_string()))?;
     if !(0.0..=1.0).contains(&p) {
-        return Err(format!("{p} is not a probability from 0 to 1"));
+        return Err(ThinError::OutOfRange(p));
     }
     Ok((n, p))
 }
@@ -452,7 +568,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.variant
         )
     })?;
-    let source = features_for(variant)?;
+    let source = features_for(variant).map_err(|e| e.to_string())?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -474,7 +590,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     };
     let mut console = Console::new(args.quiet);
     if let Some(path) = &args.init {
-        let (net, said) = starting_net(path, variant, source.as_ref(), args.hidden, args.scale)?;
+        let (net, said) = starting_net(path, variant, source.as_ref(), args.hidden, args.scale)
+            .map_err(|e| e.to_string())?;
         console.say(&said);
         cfg.init = Some(net);
     }
@@ -486,18 +603,20 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             .data
             .iter()
             .map(|p| open_records(p, variant))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
         let mut data = Dataset::new(source.feature_count());
         let limit = args.limit.unwrap_or(usize::MAX);
         for (records, data_variant) in files {
-            let reader = features_for(data_variant)?;
+            let reader = features_for(data_variant).map_err(|e| e.to_string())?;
             let before = data.len();
             data.extend_from_records(records.take(limit - before), reader.as_ref(), |n| {
                 if let Some(bar) = &console.bar {
                     bar.set_message(format!("read {} positions", before + n));
                     bar.tick();
                 }
-            })?;
+            })
+            .map_err(|e| e.to_string())?;
         }
         console.say(&format!(
             "read {} positions of {} from {} file(s) in {:.1} s: {:.1} features per side on \
@@ -542,7 +661,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         // The net carries the name of the variants it serves (`net_name`), so that each of them
         // loads it.
-        let out = train::train(&data, &cfg, variant.net_name(), &mut console)?;
+        let out = train::train(&data, &cfg, variant.net_name(), &mut console)
+            .map_err(|e| e.to_string())?;
         console.end();
         out.network.save(&args.out).map_err(|e| e.to_string())?;
         let q = &out.quantisation;
@@ -599,7 +719,7 @@ mod tests {
             ("8/8/8/8/8/8/8/8 w - - 0 1 | 40000 | 0", "score '40000'"),
             ("8/8/8/8/8/8/8/8 w - - 0 1 | 1 | 0.5", "result '0.5'"),
         ] {
-            let e = parse_text_record(line).unwrap_err();
+            let e = parse_text_record(line).unwrap_err().to_string();
             assert!(e.contains(says), "{line}: {e}");
         }
     }
@@ -679,7 +799,7 @@ mod tests {
             "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
         ];
         let records = fens.iter().map(|f| {
-            Ok(TrainingRecord {
+            Ok::<_, DataFileError>(TrainingRecord {
                 fen: f.to_string(),
                 score: 0,
                 result: 0,

@@ -10,7 +10,7 @@
 
 use crate::engine::registry::{self, GameVisitor, VariantInfo};
 use crate::games::tuning::{ParamTable, Trace};
-use crate::games::Game;
+use crate::games::{FenError, Game};
 use crate::tools::train::open_all;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -191,11 +191,18 @@ impl Problem {
 }
 
 /// Reads a FEN with the game's own reader and takes its evaluation apart.
-type TraceFn = Box<dyn Fn(&str) -> Result<(Trace, bool), String> + Sync>;
+type TraceFn = Box<dyn Fn(&str) -> Result<(Trace, bool), FenError> + Sync>;
+
+/// A variant whose game type has no evaluation taken apart for the tuner.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("variant '{variant}' has no tunable evaluation (the chess family and Cannon Shogi have)")]
+pub struct NotTunable {
+    pub variant: &'static str,
+}
 
 /// The tracer of `variant`'s game type and its weights table, where its evaluation is
 /// tunable ([`Game::eval_tuning`]).
-fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamTable), String> {
+fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamTable), NotTunable> {
     struct Tracer;
     impl GameVisitor for Tracer {
         type Output = Option<(TraceFn, &'static ParamTable)>;
@@ -204,18 +211,15 @@ fn tracer_for(variant: &'static VariantInfo) -> Result<(TraceFn, &'static ParamT
             let start = variant.new_game::<G>().ok()?;
             let trace = tuning.trace;
             let tracer: TraceFn = Box::new(move |fen: &str| {
-                let pos = start.with_fen(fen).map_err(|e| e.to_string())?;
+                let pos = start.with_fen(fen)?;
                 let white = pos.side_to_move() == crate::board::Color::White;
                 Ok((trace(&pos), white))
             });
             Some((tracer, tuning.params))
         }
     }
-    variant.visit(Tracer).ok_or_else(|| {
-        format!(
-            "variant '{}' has no tunable evaluation (the chess family and Cannon Shogi have)",
-            variant.game.name
-        )
+    variant.visit(Tracer).ok_or(NotTunable {
+        variant: variant.game.name,
     })
 }
 
@@ -270,7 +274,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             args.variant
         )
     })?;
-    let (tracer, table) = tracer_for(variant)?;
+    let (tracer, table) = tracer_for(variant).map_err(|e| e.to_string())?;
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
         return Err("--wdl must be within 0..1 and --validation within 0..1".into());
     }
@@ -299,9 +303,11 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     pool.install(|| {
         let started = Instant::now();
-        let records: Vec<_> = open_all(&args.data, variant)?
+        let records: Vec<_> = open_all(&args.data, variant)
+            .map_err(|e| e.to_string())?
             .take(args.limit.unwrap_or(usize::MAX))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
         let samples: Vec<Sample> = records
             .par_iter()
             .map(|r| {

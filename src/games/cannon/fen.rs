@@ -5,17 +5,17 @@
 use super::position::CannonPosition;
 use crate::board::fen::{read_board, write_board};
 use crate::board::Color;
-use crate::games::{err, read_fen_clocks, GameError};
+use crate::games::{read_fen_clocks, FenError, FenField};
 
 /// The most soldiers a side can have: the 15 it starts with (soldiers are never added).
 pub const MAX_SOLDIERS: u32 = 15;
 
 impl CannonPosition {
     /// Reads a FEN, refusing positions that cannot arise in a game.
-    pub fn from_fen(fen: &str, clear_shot: bool) -> Result<Self, GameError> {
+    pub fn from_fen(fen: &str, clear_shot: bool) -> Result<Self, FenError> {
         let mut fields = fen.split_whitespace();
         let Some(board_field) = fields.next() else {
-            return err("empty FEN");
+            return Err(FenError::empty());
         };
         let mut pos = CannonPosition::empty();
         pos.clear_shot = clear_shot;
@@ -23,17 +23,17 @@ impl CannonPosition {
         let (board, hand) = match board_field.find('[') {
             Some(i) => {
                 let Some(hand) = board_field[i + 1..].strip_suffix(']') else {
-                    return err(format!(
+                    return Err(FenError::hand(format!(
                         "the hand '{}' must end with ']'",
                         &board_field[i..]
-                    ));
+                    )));
                 };
                 (&board_field[..i], hand)
             }
             None => (board_field, ""),
         };
         let geo = &pos.t.geo;
-        for (sq, c) in read_board(geo, geo.valid(), board).map_err(GameError)? {
+        for (sq, c) in read_board(geo, geo.valid(), board)? {
             let color = if c.is_ascii_uppercase() {
                 Color::White
             } else {
@@ -43,18 +43,25 @@ impl CannonPosition {
                 'S' => pos.soldiers[color.index()].set(sq),
                 'T' => {
                     if pos.towns[color.index()].any() {
-                        return err(format!("{} has two towns on the board", color.name()));
+                        return Err(FenError::position(format!(
+                            "{} has two towns on the board",
+                            color.name()
+                        )));
                     }
                     if !pos.t.town_squares[color.index()].contains(sq) {
-                        return err(format!(
+                        return Err(FenError::position(format!(
                             "{}'s town on {} is not on its first rank between the corners",
                             color.name(),
                             geo.square_name(sq, false)
-                        ));
+                        )));
                     }
                     pos.towns[color.index()].set(sq);
                 }
-                _ => return err(format!("unknown piece letter '{c}' in a Cannon FEN")),
+                _ => {
+                    return Err(FenError::board(format!(
+                        "unknown piece letter '{c}' in a Cannon FEN"
+                    )))
+                }
             }
         }
         for c in hand.chars().filter(|&c| c != '-') {
@@ -62,47 +69,58 @@ impl CannonPosition {
                 'T' => Color::White,
                 't' => Color::Black,
                 _ => {
-                    return err(format!(
+                    return Err(FenError::hand(format!(
                         "only towns can be in hand, not '{c}' (the hand is like [Tt])"
-                    ))
+                    )))
                 }
             };
             if pos.in_hand[color.index()] {
-                return err(format!("{} has two towns in hand", color.name()));
+                return Err(FenError::hand(format!(
+                    "{} has two towns in hand",
+                    color.name()
+                )));
             }
             if pos.towns[color.index()].any() {
-                return err(format!(
+                return Err(FenError::position(format!(
                     "{} has a town both on the board and in hand",
                     color.name()
-                ));
+                )));
             }
             pos.in_hand[color.index()] = true;
         }
         for c in Color::BOTH {
             let n = pos.soldiers[c.index()].count();
             if n > MAX_SOLDIERS {
-                return err(format!(
+                return Err(FenError::position(format!(
                     "{} has {n} soldiers, at most {MAX_SOLDIERS}",
                     c.name()
-                ));
+                )));
             }
         }
 
         pos.side = match fields.next().unwrap_or("w") {
             "w" | "W" => Color::White,
             "b" | "B" => Color::Black,
-            s => return err(format!("side to move must be 'w' or 'b', not '{s}'")),
+            s => {
+                return Err(FenError::side_to_move(format!(
+                    "side to move must be 'w' or 'b', not '{s}'"
+                )))
+            }
         };
-        for (name, value) in [("castling", fields.next()), ("en-passant", fields.next())] {
+        for (field, name, value) in [
+            (FenField::Castling, "castling", fields.next()),
+            (FenField::EnPassant, "en-passant", fields.next()),
+        ] {
             if let Some(v) = value.filter(|v| *v != "-") {
-                return err(format!(
-                    "Cannon has no {name} field; it must be '-', not '{v}'"
+                return Err(FenError::new(
+                    field,
+                    format!("Cannon has no {name} field; it must be '-', not '{v}'"),
                 ));
             }
         }
         (pos.halfmove, pos.fullmove) = read_fen_clocks(&mut fields)?;
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected '{extra}' after the FEN"));
+            return Err(FenError::trailing(extra));
         }
         pos.check_town_order()?;
         pos.key = pos.compute_key();
@@ -111,7 +129,7 @@ impl CannonPosition {
 
     /// The towns' states must fit the order of play: white places first, then black, and a
     /// town can only be gone (taken) from the side to move, which has just lost.
-    fn check_town_order(&self) -> Result<(), GameError> {
+    fn check_town_order(&self) -> Result<(), FenError> {
         let state = |c: Color| -> u8 {
             if self.in_hand[c.index()] {
                 0 // in hand
@@ -148,7 +166,7 @@ impl CannonPosition {
             (0, 0) => "both towns are in hand, so white is to move (it places first)".into(),
             _ => "Black's town is in hand: black must place it before white moves on".into(),
         };
-        err(msg)
+        Err(FenError::position(msg))
     }
 
     pub fn fen(&self) -> String {

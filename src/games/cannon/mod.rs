@@ -21,7 +21,9 @@ pub use position::CannonPosition;
 
 use crate::board::fen::diagram;
 use crate::board::{Color, Square};
-use crate::games::{err, EndReason, Game, GameError, Move, Notation, Outcome, RuleOption, Variant};
+use crate::games::{
+    EndReason, FenError, Game, GameError, Move, Notation, Outcome, RuleOption, Variant,
+};
 use arrayvec::ArrayVec;
 use movegen::Gen;
 
@@ -55,7 +57,7 @@ impl Game for CannonPosition {
     type Moves = CannonMoves;
 
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
-        CannonPosition::from_fen(variant.start_fen, false)
+        Ok(CannonPosition::from_fen(variant.start_fen, false)?)
     }
 
     fn set_rule_option(&mut self, name: &str, value: bool) -> Result<(), GameError> {
@@ -63,13 +65,14 @@ impl Game for CannonPosition {
             self.clear_shot = value;
             Ok(())
         } else {
-            err(format!(
-                "unknown rule option '{name}' (Cannon has CannonClearShot)"
-            ))
+            Err(GameError::UnknownRuleOption {
+                name: name.to_string(),
+                hint: Some("Cannon has CannonClearShot"),
+            })
         }
     }
 
-    fn with_fen(&self, fen: &str) -> Result<Self, GameError> {
+    fn with_fen(&self, fen: &str) -> Result<Self, FenError> {
         CannonPosition::from_fen(fen, self.clear_shot)
     }
 

@@ -6,7 +6,7 @@ use super::*;
 use crate::board::Color;
 use crate::games::cannon::CannonMoves;
 use crate::games::perft::perft;
-use crate::games::{EndReason, Game, MoveKind, Notation, Outcome};
+use crate::games::{EndReason, FenError, FenField, Game, GameError, MoveKind, Notation, Outcome};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -538,7 +538,7 @@ fn bad_fens_are_refused_with_a_reason() {
     for (fen, needle) in cases {
         match CannonPosition::from_fen(fen, false) {
             Ok(_) => panic!("accepted {fen:?}"),
-            Err(e) => assert!(e.0.contains(needle), "{fen:?}: '{e}' lacks '{needle}'"),
+            Err(e) => assert!(e.reason.contains(needle), "{fen:?}: '{e}' lacks '{needle}'"),
         }
     }
 }
@@ -549,10 +549,27 @@ fn the_switch_is_an_option_and_survives_new_fens() {
     assert_eq!(CANNON_OPTIONS.len(), 1);
     assert_eq!(CANNON_OPTIONS[0].name, "CannonClearShot");
     assert!(!CANNON_OPTIONS[0].default);
-    assert!(p.set_rule_option("NoSuchRule", true).is_err());
+    let e = p.set_rule_option("NoSuchRule", true).unwrap_err();
+    assert!(matches!(&e, GameError::UnknownRuleOption { name, .. } if name == "NoSuchRule"));
+    assert_eq!(
+        e.to_string(),
+        "unknown rule option 'NoSuchRule' (Cannon has CannonClearShot)"
+    );
     p.set_rule_option("CannonClearShot", true).unwrap();
     assert!(p.with_fen(start_fen()).unwrap().clear_shot());
-    assert!(crate::engine::registry::new_game::<CannonPosition>("chess").is_err());
+    let e = crate::engine::registry::new_game::<CannonPosition>("chess")
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(
+            e,
+            GameError::Fen(FenError {
+                field: FenField::Board,
+                ..
+            })
+        ),
+        "{e}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ use super::position::ChessPosition;
 use super::rules::{start_count, ChessRules};
 use crate::board::{BitWord, Bitboard, Offset, RayDir, Square};
 use crate::games::chess::ChessMoves;
-use crate::games::{err, GameError, Move};
+use crate::games::{FenError, Move};
 
 /// Gustavian Cannonrider Chess, with pawns or with Scorpions.
 #[derive(Copy, Clone, Debug, Default)]
@@ -104,7 +104,7 @@ impl ChessRules for Cannonrider {
 
     /// One kind of pawn in each game: pawns in Cannonrider Chess, Scorpions in its Scorpion
     /// version.
-    fn validate_pieces<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+    fn validate_pieces<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), FenError> {
         // One kind of pawn per game: the kind of the variant's start position.
         let (wanted, other) = if start_count::<Self>(pos.variant, Role::Scorpion) > 0 {
             (Role::Scorpion, Role::Pawn)
@@ -112,12 +112,12 @@ impl ChessRules for Cannonrider {
             (Role::Pawn, Role::Scorpion)
         };
         if pos.role_bb(other).any() {
-            return err(format!(
+            return Err(FenError::position(format!(
                 "{} has no {}s, only {}s",
                 pos.variant.name,
                 role_name(other),
                 role_name(wanted)
-            ));
+            )));
         }
         Ok(())
     }

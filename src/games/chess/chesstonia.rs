@@ -17,7 +17,7 @@ use super::rules::ChessRules;
 use super::see::SeeStart;
 use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::chess::ChessMoves;
-use crate::games::{err, GameError, Move};
+use crate::games::{FenError, Move};
 
 /// Cannons of Chesstonia.
 #[derive(Copy, Clone, Debug, Default)]
@@ -151,7 +151,7 @@ impl ChessRules for Chesstonia {
         }
     }
 
-    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), FenError> {
         pos.validate_machinery()
     }
 
@@ -312,9 +312,11 @@ impl<W: BitWord> ChessPosition<W, Chesstonia> {
     /// The rules file's conditions on the machinery: one cannon per side on its own track,
     /// storage squares holding their own projectile, load squares one of their side's
     /// projectiles, at most one of each kind off the board, and no cannon on the board.
-    pub(crate) fn validate_machinery(&self) -> Result<(), GameError> {
+    pub(crate) fn validate_machinery(&self) -> Result<(), FenError> {
         if (self.role_bb(Role::TrackCannon) & self.t.geo.valid()).any() {
-            return err("a cannon stands on the board; cannons stay on their tracks");
+            return Err(FenError::position(
+                "a cannon stands on the board; cannons stay on their tracks",
+            ));
         }
         for c in Color::BOTH {
             let m = machine(c);
@@ -326,42 +328,45 @@ impl<W: BitWord> ChessPosition<W, Chesstonia> {
             for &s in &m.track {
                 if let Some(p) = self.piece_at(s) {
                     if p != Piece::new(c, Role::TrackCannon) {
-                        return err(format!("'{}' on a cannon track", p.letter()));
+                        return Err(FenError::position(format!(
+                            "'{}' on a cannon track",
+                            p.letter()
+                        )));
                     }
                 }
             }
             if cannons != 1 {
-                return err(format!(
+                return Err(FenError::position(format!(
                     "{} has {cannons} cannons on its track, needs exactly one",
                     c.name()
-                ));
+                )));
             }
             for (&home, &role) in m.homes.iter().zip(&PROJECTILES) {
                 if let Some(p) = self.piece_at(home) {
                     if p != Piece::new(c, role) {
-                        return err(format!(
+                        return Err(FenError::position(format!(
                             "'{}' on a storage square that holds only {}'s '{}'",
                             p.letter(),
                             c.name(),
                             Piece::new(c, role).letter()
-                        ));
+                        )));
                     }
                 }
             }
             if let Some(p) = self.piece_at(m.load) {
                 if p.color() != c || !PROJECTILES.contains(&p.role()) {
-                    return err(format!(
+                    return Err(FenError::position(format!(
                         "'{}' on {}'s load square, which holds only its own projectiles",
                         p.letter(),
                         c.name()
-                    ));
+                    )));
                 }
                 if self.piece_at(home_of(m, p.role())).is_some() {
-                    return err(format!(
+                    return Err(FenError::position(format!(
                         "{} has two '{}' off the board (loaded and stored)",
                         c.name(),
                         p.letter()
-                    ));
+                    )));
                 }
             }
         }

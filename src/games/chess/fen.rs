@@ -8,7 +8,7 @@ use super::tables::ChessTables;
 use super::CHESS_MOVES;
 use crate::board::fen::{read_board, write_board};
 use crate::board::{BitWord, Color};
-use crate::games::{err, read_fen_clocks, GameError, Variant};
+use crate::games::{read_fen_clocks, FenError, Variant};
 
 impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// Reads a FEN. The bracketed holdings part is refused (orthodox chess has no hand).
@@ -16,11 +16,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         t: &'static ChessTables<W>,
         variant: &'static Variant,
         fen: &str,
-    ) -> Result<Self, GameError> {
+    ) -> Result<Self, FenError> {
         let geo = &t.geo;
         let mut fields = fen.split_whitespace();
         let Some(board_field) = fields.next() else {
-            return err("empty FEN");
+            return Err(FenError::empty());
         };
         let (board_part, hand) = match board_field.find('[') {
             Some(i) => (&board_field[..i], &board_field[i..]),
@@ -28,9 +28,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         };
         let mut pos = ChessPosition::empty(t, variant);
         pos.read_reserve(hand)?;
-        for (sq, c) in read_board(&t.geo, t.geo.valid() | t.extra, board_part).map_err(GameError)? {
+        for (sq, c) in read_board(&t.geo, t.geo.valid() | t.extra, board_part)? {
             let Some(p) = Piece::from_letter_in(c, R::ROLES) else {
-                return err(format!("unknown piece letter '{c}' in FEN"));
+                return Err(FenError::board(format!(
+                    "unknown piece letter '{c}' in FEN"
+                )));
             };
             pos.put(p, sq);
         }
@@ -38,29 +40,38 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         for c in Color::BOTH {
             let kings = pos.pieces(c, Role::King).count();
             if kings != 1 {
-                return err(format!("{} has {kings} kings, needs exactly one", c.name()));
+                return Err(FenError::position(format!(
+                    "{} has {kings} kings, needs exactly one",
+                    c.name()
+                )));
             }
         }
         let promo_ranks = geo.rank_mask(0) | geo.rank_mask(geo.ranks() - 1);
         if (pos.pawn_like() & promo_ranks & geo.valid()).any() {
-            return err("a pawn stands on the first or last rank");
+            return Err(FenError::position(
+                "a pawn stands on the first or last rank",
+            ));
         }
         R::validate_off_board(&pos)?;
         for c in Color::BOTH {
             let most = pos.most_moves_of_side(c);
             if most > CHESS_MOVES {
-                return err(format!(
+                return Err(FenError::position(format!(
                     "{} could have up to {most} moves, more than a move list holds \
                      ({CHESS_MOVES})",
                     c.name()
-                ));
+                )));
             }
         }
 
         pos.side = match fields.next().unwrap_or("w") {
             "w" | "W" => Color::White,
             "b" | "B" => Color::Black,
-            s => return err(format!("side to move must be 'w' or 'b', not '{s}'")),
+            s => {
+                return Err(FenError::side_to_move(format!(
+                    "side to move must be 'w' or 'b', not '{s}'"
+                )))
+            }
         };
         let castling = fields.next().unwrap_or("-");
         pos.read_castling(castling)?;
@@ -70,10 +81,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         (pos.halfmove, pos.fullmove) = read_fen_clocks(&mut fields)?;
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected '{extra}' after the FEN"));
+            return Err(FenError::trailing(extra));
         }
         if pos.is_attacked(pos.king_square(!pos.side), pos.occupied(), pos.side) {
-            return err("the side not to move is in check");
+            return Err(FenError::position("the side not to move is in check"));
         }
         pos.key = pos.compute_key();
         pos.checkers = pos.compute_checkers();
@@ -82,11 +93,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     /// Reads the bracketed reserve (`[CCcc]`, `[]`, `[-]`); what may be in it is the variant's
     /// to say.
-    fn read_reserve(&mut self, hand: &str) -> Result<(), GameError> {
+    fn read_reserve(&mut self, hand: &str) -> Result<(), FenError> {
         let Some(inner) = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']')) else {
-            return err(format!(
+            return Err(FenError::hand(format!(
                 "bad reserve '{hand}': expected [..] after the board"
-            ));
+            )));
         };
         if inner.is_empty() || inner == "-" {
             return Ok(());
@@ -94,7 +105,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         R::read_reserve(self, hand, inner)
     }
 
-    fn read_castling(&mut self, field: &str) -> Result<(), GameError> {
+    fn read_castling(&mut self, field: &str) -> Result<(), FenError> {
         if field == "-" {
             return Ok(());
         }
@@ -112,9 +123,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             };
             let ksq = self.king_square(color);
             if geo.rank_of(ksq) != back_rank {
-                return err(format!(
+                return Err(FenError::castling(format!(
                     "castling right '{c}' but the king is not on its first rank"
-                ));
+                )));
             }
             let kf = geo.file_of(ksq);
             let rooks = self.pieces(color, Role::Rook) & geo.rank_mask(back_rank);
@@ -125,10 +136,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                     let file = (f as u8 - b'A') as usize;
                     rooks.into_iter().find(|&s| geo.file_of(s) == file)
                 }
-                _ => return err(format!("bad castling character '{c}'")),
+                _ => return Err(FenError::castling(format!("bad castling character '{c}'"))),
             };
             let Some(rook) = rook else {
-                return err(format!("castling right '{c}' has no rook to castle with"));
+                return Err(FenError::castling(format!(
+                    "castling right '{c}' has no rook to castle with"
+                )));
             };
             let high = geo.file_of(rook) > kf;
             let bit = match (color, high) {
@@ -150,13 +163,15 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         Ok(())
     }
 
-    fn read_en_passant(&mut self, field: &str) -> Result<(), GameError> {
+    fn read_en_passant(&mut self, field: &str) -> Result<(), FenError> {
         let geo = &self.t.geo;
         let Some((ep, _)) = geo
             .parse_square(field, false)
             .filter(|(_, n)| *n == field.len())
         else {
-            return err(format!("bad en-passant square '{field}'"));
+            return Err(FenError::en_passant(format!(
+                "bad en-passant square '{field}'"
+            )));
         };
         let us = self.side;
         let expected_rank = if us == Color::White {
@@ -165,7 +180,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             2
         };
         if geo.rank_of(ep) != expected_rank {
-            return err(format!("en-passant square '{field}' is on the wrong rank"));
+            return Err(FenError::en_passant(format!(
+                "en-passant square '{field}' is on the wrong rank"
+            )));
         }
         let pawn_sq = geo.step(ep, self.t.forward(!us));
         let origin = geo.step(ep, self.t.forward(us));
@@ -176,9 +193,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
                 self.piece_at(s).is_none() || R::ep_origin_may_be_occupied(self, s, !us)
             });
         if !pawn_there || !clear {
-            return err(format!(
+            return Err(FenError::en_passant(format!(
                 "en-passant square '{field}' does not follow a double step"
-            ));
+            )));
         }
         // Kept only if it could be used, as after a real double step.
         if self.ep_capturable(ep, us) {

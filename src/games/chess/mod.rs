@@ -31,7 +31,7 @@ use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
-    err, from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
+    from_white, EndReason, FenError, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
@@ -178,17 +178,21 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
         let name = variant.name;
         let Some(board) = ChessBoard::of_size(variant.files, variant.ranks) else {
-            return err(format!(
-                "'{name}' is on a board the chess family does not have"
-            ));
+            return Err(GameError::NotThisGame {
+                name: name.to_string(),
+                why: "is on a board the chess family does not have",
+            });
         };
         let Some(tables) = W::chess_tables(board) else {
-            return err(format!("'{name}' does not fit this bitboard word"));
+            return Err(GameError::NotThisGame {
+                name: name.to_string(),
+                why: "does not fit this bitboard word",
+            });
         };
-        ChessPosition::from_fen(tables, variant, variant.start_fen)
+        Ok(ChessPosition::from_fen(tables, variant, variant.start_fen)?)
     }
 
-    fn with_fen(&self, fen: &str) -> Result<Self, GameError> {
+    fn with_fen(&self, fen: &str) -> Result<Self, FenError> {
         ChessPosition::from_fen(self.t, self.variant, fen)
     }
 
@@ -485,6 +489,20 @@ mod tests {
         assert!(counts.iter().all(|&n| n <= CHESS_MOVES));
     }
 
+    /// A variant on a board the word cannot hold is refused as one this game type cannot play.
+    #[test]
+    fn a_variant_on_a_larger_board_is_not_this_game() {
+        let e = new_game::<Chess>("chesstonia").unwrap_err();
+        assert!(matches!(&e, GameError::NotThisGame { name, .. } if name == "chesstonia"));
+        assert_eq!(
+            e.to_string(),
+            "'chesstonia' does not fit this bitboard word"
+        );
+        let e = new_game::<Chess>("nosuchgame").unwrap_err();
+        assert_eq!(e, GameError::UnknownVariant("nosuchgame".to_string()));
+        assert_eq!(e.to_string(), "unknown variant 'nosuchgame'");
+    }
+
     #[test]
     fn a_position_that_could_outgrow_the_move_list_is_refused() {
         let start: Chess = new_game("chess").unwrap();
@@ -493,8 +511,9 @@ mod tests {
         assert!(start.with_fen(&fen("8")).is_ok());
         let refused = start.with_fen(&fen("7Q")).unwrap_err();
         assert!(
-            refused.0.contains("more than a move list holds"),
+            refused.reason.contains("more than a move list holds"),
             "{refused}"
         );
+        assert_eq!(refused.field, crate::games::FenField::Position);
     }
 }

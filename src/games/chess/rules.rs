@@ -14,7 +14,7 @@ use super::position::ChessPosition;
 use super::see::SeeStart;
 use crate::board::{BitWord, Bitboard, Color, Square};
 use crate::games::chess::ChessMoves;
-use crate::games::{err, GameError, Move, Variant};
+use crate::games::{FenError, Move, Variant};
 
 /// The board a variant is played on; each bitboard word says which boards it can hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -188,8 +188,10 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
         _pos: &mut ChessPosition<W, Self>,
         hand: &str,
         _inner: &str,
-    ) -> Result<(), GameError> {
-        err(format!("this game has no pieces in hand: '{hand}'"))
+    ) -> Result<(), FenError> {
+        Err(FenError::hand(format!(
+            "this game has no pieces in hand: '{hand}'"
+        )))
     }
 
     /// Appends the bracketed reserve to the board part of a FEN, for variants that have one.
@@ -197,15 +199,15 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
 
     /// The variant's conditions on the pieces of a FEN's board and reserve, checked as soon as
     /// they are read.
-    fn validate_pieces<W: BitWord>(_pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+    fn validate_pieces<W: BitWord>(_pos: &ChessPosition<W, Self>) -> Result<(), FenError> {
         Ok(())
     }
 
     /// The variant's conditions on the squares off the board (none may hold a piece unless
     /// the variant keeps machinery there).
-    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+    fn validate_off_board<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), FenError> {
         if (pos.occupied() & !pos.t.geo.valid()).any() {
-            return err("a piece stands off the board");
+            return Err(FenError::position("a piece stands off the board"));
         }
         Ok(())
     }

@@ -15,7 +15,7 @@ use super::rules::{start_count, ChessRules};
 use super::tables::MAX_RESERVE;
 use crate::board::{BitWord, Bitboard, Color, RayDir, Square};
 use crate::games::chess::ChessMoves;
-use crate::games::{err, GameError, Move, MoveKind};
+use crate::games::{FenError, Move, MoveKind};
 
 /// Swedish Cannon Chess: orthodox chess plus cannons in reserve.
 #[derive(Copy, Clone, Debug, Default)]
@@ -116,15 +116,21 @@ impl ChessRules for SwedishCannon {
         pos: &mut ChessPosition<W, Self>,
         _hand: &str,
         inner: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), FenError> {
         for c in inner.chars() {
             let color = match c {
                 'C' => Color::White,
                 'c' => Color::Black,
-                _ => return err(format!("only cannons (C, c) can be in reserve, not '{c}'")),
+                _ => {
+                    return Err(FenError::hand(format!(
+                        "only cannons (C, c) can be in reserve, not '{c}'"
+                    )))
+                }
             };
             if pos.reserve[color.index()] as usize >= MAX_RESERVE {
-                return err(format!("more than {MAX_RESERVE} cannons in reserve"));
+                return Err(FenError::hand(format!(
+                    "more than {MAX_RESERVE} cannons in reserve"
+                )));
             }
             pos.reserve[color.index()] += 1;
         }
@@ -140,18 +146,18 @@ impl ChessRules for SwedishCannon {
     }
 
     /// The cannon count of "Which positions are valid": board and reserve together.
-    fn validate_pieces<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), GameError> {
+    fn validate_pieces<W: BitWord>(pos: &ChessPosition<W, Self>) -> Result<(), FenError> {
         // As many as the variant's start position gives a side (board and reserve).
         let most = start_count::<Self>(pos.variant, Role::Cannon);
         for c in Color::BOTH {
             let count =
                 pos.pieces(c, Role::Cannon).count() as usize + pos.reserve[c.index()] as usize;
             if count > most {
-                return err(format!(
+                return Err(FenError::position(format!(
                     "{} has {count} cannons (board and reserve together), {} allows at most {most}",
                     c.name(),
                     pos.variant.name
-                ));
+                )));
             }
         }
         Ok(())

@@ -7,17 +7,17 @@ use super::piece::{Kind, Piece, Role, HAND_KINDS, HAND_ORDER, PIECES_IN_GAME};
 use super::position::ShogiPosition;
 use super::tables::{FILES, MAX_HAND, RANKS};
 use crate::board::Color;
-use crate::games::{err, GameError};
+use crate::games::{FenError, FenField};
 
 /// Reads the board part (ranks from the top, `+` before promoted pieces) onto `pos`.
-fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
+fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), FenError> {
     let geo = &pos.t.geo;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != RANKS {
-        return err(format!(
+        return Err(FenError::board(format!(
             "FEN board has {} ranks, Cannon Shogi has {RANKS}",
             rows.len()
-        ));
+        )));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = RANKS - 1 - i;
@@ -25,11 +25,17 @@ fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
         let mut promoted = false;
         for c in row.chars() {
             if promoted && !c.is_ascii_alphabetic() {
-                return err(format!("FEN rank {}: '+' must precede a piece", rank + 1));
+                return Err(FenError::board(format!(
+                    "FEN rank {}: '+' must precede a piece",
+                    rank + 1
+                )));
             }
             if let Some(d) = c.to_digit(10) {
                 if d == 0 {
-                    return err(format!("FEN rank {} has an empty run of 0", rank + 1));
+                    return Err(FenError::board(format!(
+                        "FEN rank {} has an empty run of 0",
+                        rank + 1
+                    )));
                 }
                 file += d as usize;
             } else if c == '+' {
@@ -37,11 +43,15 @@ fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
                 continue;
             } else {
                 let Some(role) = Role::from_letter(c) else {
-                    return err(format!("FEN has an unknown piece letter '{c}'"));
+                    return Err(FenError::board(format!(
+                        "FEN has an unknown piece letter '{c}'"
+                    )));
                 };
                 let role = if promoted {
                     if !role.can_promote() {
-                        return err(format!("FEN: '+{c}' is not a piece ({c} cannot promote)"));
+                        return Err(FenError::board(format!(
+                            "FEN: '+{c}' is not a piece ({c} cannot promote)"
+                        )));
                     }
                     role.promoted()
                 } else {
@@ -49,7 +59,10 @@ fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
                 };
                 promoted = false;
                 if file >= FILES {
-                    return err(format!("FEN rank {} is too long", rank + 1));
+                    return Err(FenError::board(format!(
+                        "FEN rank {} is too long",
+                        rank + 1
+                    )));
                 }
                 let color = if c.is_ascii_uppercase() {
                     Color::White
@@ -63,29 +76,37 @@ fn parse_board(pos: &mut ShogiPosition, board: &str) -> Result<(), GameError> {
                 file += 1;
             }
             if file > FILES {
-                return err(format!("FEN rank {} is too long", rank + 1));
+                return Err(FenError::board(format!(
+                    "FEN rank {} is too long",
+                    rank + 1
+                )));
             }
         }
         if promoted {
-            return err(format!("FEN rank {} ends with '+'", rank + 1));
+            return Err(FenError::board(format!(
+                "FEN rank {} ends with '+'",
+                rank + 1
+            )));
         }
         if file != FILES {
-            return err(format!(
+            return Err(FenError::board(format!(
                 "FEN rank {} has {file} squares, the board has {FILES} files",
                 rank + 1
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// Adds `count` pieces written as `c` to the right hand.
-fn add_to_hand(pos: &mut ShogiPosition, c: char, count: usize) -> Result<(), GameError> {
+fn add_to_hand(pos: &mut ShogiPosition, c: char, count: usize) -> Result<(), FenError> {
     let Some(role) = Role::from_letter(c) else {
-        return err(format!("hand has an unknown piece letter '{c}'"));
+        return Err(FenError::hand(format!(
+            "hand has an unknown piece letter '{c}'"
+        )));
     };
     if role == Role::King {
-        return err("a king cannot be in hand");
+        return Err(FenError::hand("a king cannot be in hand"));
     }
     let color = if c.is_ascii_uppercase() {
         Color::White
@@ -94,7 +115,7 @@ fn add_to_hand(pos: &mut ShogiPosition, c: char, count: usize) -> Result<(), Gam
     };
     let n = pos.hands[color.index()][role.index()] as usize + count;
     if n >= MAX_HAND {
-        return err(format!("too many '{c}' in hand ({n})"));
+        return Err(FenError::hand(format!("too many '{c}' in hand ({n})")));
     }
     pos.set_hand(color, role.index(), n as u8);
     Ok(())
@@ -102,7 +123,7 @@ fn add_to_hand(pos: &mut ShogiPosition, c: char, count: usize) -> Result<(), Gam
 
 /// Reads a hand: letters, each optionally preceded by a count (`2P` as in SFEN); `-` or
 /// nothing for an empty hand.
-fn parse_hand(pos: &mut ShogiPosition, hand: &str) -> Result<(), GameError> {
+fn parse_hand(pos: &mut ShogiPosition, hand: &str) -> Result<(), FenError> {
     if hand == "-" {
         return Ok(());
     }
@@ -111,7 +132,7 @@ fn parse_hand(pos: &mut ShogiPosition, hand: &str) -> Result<(), GameError> {
         if let Some(d) = c.to_digit(10) {
             let n = count.unwrap_or(0) * 10 + d as usize;
             if n >= MAX_HAND {
-                return err(format!("hand count {n} is too large"));
+                return Err(FenError::hand(format!("hand count {n} is too large")));
             }
             count = Some(n);
         } else {
@@ -119,21 +140,21 @@ fn parse_hand(pos: &mut ShogiPosition, hand: &str) -> Result<(), GameError> {
         }
     }
     if count.is_some() {
-        return err("hand ends with a count and no piece");
+        return Err(FenError::hand("hand ends with a count and no piece"));
     }
     Ok(())
 }
 
 /// Checks what every position needs: one king each, and the side that just moved not left
 /// in check.
-fn finish(mut pos: ShogiPosition) -> Result<ShogiPosition, GameError> {
+fn finish(mut pos: ShogiPosition) -> Result<ShogiPosition, FenError> {
     for c in Color::BOTH {
         let kings = (pos.by_kind[Kind::King.index()] & pos.by_color[c.index()]).count();
         if kings != 1 {
-            return err(format!(
+            return Err(FenError::position(format!(
                 "FEN must have exactly one {} king, it has {kings}",
                 c.name().to_lowercase()
-            ));
+            )));
         }
     }
     let mut count = [0; HAND_KINDS];
@@ -146,42 +167,44 @@ fn finish(mut pos: ShogiPosition) -> Result<ShogiPosition, GameError> {
     for (kind, n) in count.iter_mut().enumerate() {
         *n += pos.hands[0][kind] + pos.hands[1][kind];
         if *n > PIECES_IN_GAME[kind] {
-            return err(format!(
+            return Err(FenError::position(format!(
                 "{n} pieces '{}' (on the board, promoted or not, and in hand), the game has {}",
                 Role::from_index(kind).base_letter(),
                 PIECES_IN_GAME[kind]
-            ));
+            )));
         }
     }
     if pos.king_attackers(!pos.side).any() {
-        return err("the side not to move is in check");
+        return Err(FenError::position("the side not to move is in check"));
     }
     pos.checkers = pos.king_attackers(pos.side);
     debug_assert_eq!(pos.key, pos.compute_key());
     Ok(pos)
 }
 
-fn parse_number(s: &str, what: &str) -> Result<u32, GameError> {
+fn parse_number(s: &str, field: FenField, what: &str) -> Result<u32, FenError> {
     s.parse()
-        .map_err(|_| GameError(format!("FEN {what} '{s}' is not a number")))
+        .map_err(|_| FenError::new(field, format!("FEN {what} '{s}' is not a number")))
 }
 
 impl ShogiPosition {
     /// Reads a FEN (Fairy-Stockfish's form), the variants.ini short form, or `sfen ...`.
-    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
+    pub fn from_fen(fen: &str) -> Result<Self, FenError> {
         let fen = fen.trim();
         if let Some(rest) = fen.strip_prefix("sfen ") {
             return Self::from_sfen(rest);
         }
         let mut fields = fen.split_whitespace();
         let Some(first) = fields.next() else {
-            return err("empty FEN");
+            return Err(FenError::empty());
         };
         let mut pos = ShogiPosition::empty();
         let (board, hand) = match first.find('[') {
             Some(i) => {
                 let Some(hand) = first[i + 1..].strip_suffix(']') else {
-                    return err("FEN hand must end with ']' right after the pieces");
+                    return Err(FenError::hand(
+                        "FEN hand must end with ']' right after the pieces",
+                    ));
                 };
                 (&first[..i], hand)
             }
@@ -189,7 +212,7 @@ impl ShogiPosition {
         };
         parse_board(&mut pos, board)?;
         if hand.contains(['[', ']']) {
-            return err("FEN hand has a stray bracket");
+            return Err(FenError::hand("FEN hand has a stray bracket"));
         }
         parse_hand(&mut pos, hand)?;
         match fields.next() {
@@ -198,7 +221,11 @@ impl ShogiPosition {
                 pos.side = Color::Black;
                 pos.key ^= pos.t.keys.side;
             }
-            Some(s) => return err(format!("FEN side to move '{s}' is not w or b")),
+            Some(s) => {
+                return Err(FenError::side_to_move(format!(
+                    "FEN side to move '{s}' is not w or b"
+                )))
+            }
         }
         // Castling and en passant never exist here: accept '-' in their place, or nothing
         // (the variants.ini form goes straight to the counters).
@@ -206,36 +233,54 @@ impl ShogiPosition {
         let mut i = 0;
         while i < rest.len() && i < 2 && rest[i].parse::<u32>().is_err() {
             if rest[i] != "-" {
-                return err(format!(
-                    "FEN field '{}': Cannon Shogi has no castling or en passant",
-                    rest[i]
+                let field = if i == 0 {
+                    FenField::Castling
+                } else {
+                    FenField::EnPassant
+                };
+                return Err(FenError::new(
+                    field,
+                    format!(
+                        "FEN field '{}': Cannon Shogi has no castling or en passant",
+                        rest[i]
+                    ),
                 ));
             }
             i += 1;
         }
         let numbers = &rest[i..];
         if numbers.len() > 2 {
-            return err(format!(
-                "FEN has extra fields: '{}'",
-                numbers[2..].join(" ")
+            return Err(FenError::new(
+                FenField::Trailing,
+                format!("FEN has extra fields: '{}'", numbers[2..].join(" ")),
             ));
         }
-        let halfmove = numbers
-            .first()
-            .map_or(Ok(0), |s| parse_number(s, "halfmove clock"))?;
-        let fullmove = numbers
-            .get(1)
-            .map_or(Ok(1), |s| parse_number(s, "fullmove number"))?;
+        let halfmove = numbers.first().map_or(Ok(0), |s| {
+            parse_number(s, FenField::HalfmoveClock, "halfmove clock")
+        })?;
+        let fullmove = numbers.get(1).map_or(Ok(1), |s| {
+            parse_number(s, FenField::FullmoveNumber, "fullmove number")
+        })?;
         pos.halfmove = halfmove.min(u16::MAX as u32) as u16;
         pos.game_ply = 2 * (fullmove.clamp(1, 1 << 20) - 1) + u32::from(pos.side == Color::Black);
         finish(pos)
     }
 
     /// Reads an SFEN: board, side (`b` = sente = white), hand with counts, move number.
-    pub fn from_sfen(sfen: &str) -> Result<Self, GameError> {
+    pub fn from_sfen(sfen: &str) -> Result<Self, FenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if fields.len() < 3 || fields.len() > 4 {
-            return err("SFEN needs board, side, hand and (optionally) the move number");
+            // Named by the first field missing, or the text after the last one.
+            let field = match fields.len() {
+                0 => FenField::Empty,
+                1 => FenField::SideToMove,
+                2 => FenField::Hand,
+                _ => FenField::Trailing,
+            };
+            return Err(FenError::new(
+                field,
+                "SFEN needs board, side, hand and (optionally) the move number",
+            ));
         }
         let mut pos = ShogiPosition::empty();
         parse_board(&mut pos, fields[0])?;
@@ -245,12 +290,16 @@ impl ShogiPosition {
                 pos.side = Color::Black;
                 pos.key ^= pos.t.keys.side;
             }
-            s => return err(format!("SFEN side to move '{s}' is not b or w")),
+            s => {
+                return Err(FenError::side_to_move(format!(
+                    "SFEN side to move '{s}' is not b or w"
+                )))
+            }
         }
         parse_hand(&mut pos, fields[2])?;
-        let ply = fields
-            .get(3)
-            .map_or(Ok(1), |s| parse_number(s, "move number"))?;
+        let ply = fields.get(3).map_or(Ok(1), |s| {
+            parse_number(s, FenField::FullmoveNumber, "move number")
+        })?;
         // Fairy-Stockfish reads the SFEN move number as a ply count.
         pos.game_ply = ply.clamp(1, 1 << 20) - 1;
         finish(pos)

@@ -22,7 +22,7 @@ use crate::board::zobrist::pair_key;
 use crate::board::{BitWord, Color, Square};
 use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
-    from_white, EndReason, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
+    from_white, EndReason, FenError, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
 };
 use arrayvec::ArrayVec;
 
@@ -95,10 +95,10 @@ impl Game for ShogiPosition {
     }
 
     fn new_game(variant: &'static Variant) -> Result<Self, GameError> {
-        ShogiPosition::from_fen(variant.start_fen)
+        Ok(ShogiPosition::from_fen(variant.start_fen)?)
     }
 
-    fn with_fen(&self, fen: &str) -> Result<Self, GameError> {
+    fn with_fen(&self, fen: &str) -> Result<Self, FenError> {
         ShogiPosition::from_fen(fen)
     }
 
@@ -289,6 +289,7 @@ impl ShogiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::FenField;
 
     #[test]
     fn the_structure_key_follows_the_pawns_of_each_side() {
@@ -354,6 +355,81 @@ mod tests {
             assert_eq!(on_board, n as usize, "{role:?}");
         }
         let more = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[G] w - - 0 1";
-        assert!(start.with_fen(more).is_err());
+        let e = start.with_fen(more).err().expect("refused");
+        assert_eq!(e.field, FenField::Position, "{e}");
+    }
+
+    /// Each refused FEN names the field it was refused for; the reason is the message shown.
+    #[test]
+    fn a_refused_fen_names_its_field() {
+        let start: CannonShogi = crate::engine::registry::new_game("cannonshogi").unwrap();
+        let board = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL";
+        let no_black_king = "lnsg1gsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL";
+        for (fen, field, reason) in [
+            (String::new(), FenField::Empty, "empty FEN"),
+            (
+                format!("{board}[K] w - - 0 1"),
+                FenField::Hand,
+                "a king cannot be in hand",
+            ),
+            (
+                format!("{board}[Z] w - - 0 1"),
+                FenField::Hand,
+                "hand has an unknown piece letter 'Z'",
+            ),
+            (
+                format!("{board}[2] w - - 0 1"),
+                FenField::Hand,
+                "hand ends with a count and no piece",
+            ),
+            (
+                format!("{board}[P w - - 0 1"),
+                FenField::Hand,
+                "FEN hand must end with ']' right after the pieces",
+            ),
+            (
+                format!("{no_black_king}[] w - - 0 1"),
+                FenField::Position,
+                "FEN must have exactly one black king, it has 0",
+            ),
+            (
+                format!("{board}[] x - - 0 1"),
+                FenField::SideToMove,
+                "FEN side to move 'x' is not w or b",
+            ),
+            (
+                format!("{board}[] w KQ - 0 1"),
+                FenField::Castling,
+                "FEN field 'KQ': Cannon Shogi has no castling or en passant",
+            ),
+            (
+                format!("{board}[] w - e3 0 1"),
+                FenField::EnPassant,
+                "FEN field 'e3': Cannon Shogi has no castling or en passant",
+            ),
+            (
+                format!("{board}[] w - - 0 1 2"),
+                FenField::Trailing,
+                "FEN has extra fields: '2'",
+            ),
+            (
+                format!("{board}/9[] w - - 0 1"),
+                FenField::Board,
+                "FEN board has 10 ranks, Cannon Shogi has 9",
+            ),
+            (
+                format!("sfen {board} b"),
+                FenField::Hand,
+                "SFEN needs board, side, hand and (optionally) the move number",
+            ),
+            (
+                format!("sfen {board} b 2P x"),
+                FenField::FullmoveNumber,
+                "FEN move number 'x' is not a number",
+            ),
+        ] {
+            let e = start.with_fen(&fen).err().expect("refused");
+            assert_eq!((e.field, e.to_string().as_str()), (field, reason), "{fen}");
+        }
     }
 }

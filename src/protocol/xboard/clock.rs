@@ -40,16 +40,29 @@ impl Default for Clock {
     }
 }
 
+/// Why a `level` command was refused; the words quoted are shown clipped.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum LevelError {
+    #[error("expected 'level MPS BASE INC'")]
+    Shape,
+    #[error("moves per session '{}' is not a whole number", clip(.0))]
+    MovesPerSession(String),
+    #[error("bad base time '{}'", clip(.0))]
+    BaseTime(String),
+    #[error("bad increment '{}'", clip(.0))]
+    Increment(String),
+}
+
 /// Reads `MPS BASE INC` of a `level` command: BASE is minutes or `minutes:seconds`, INC
 /// seconds (fractions allowed).
-pub fn parse_level(args: &[&str]) -> Result<(u32, Duration, Duration), String> {
+pub fn parse_level(args: &[&str]) -> Result<(u32, Duration, Duration), LevelError> {
     let [mps, base, inc] = args else {
-        return Err("expected 'level MPS BASE INC'".into());
+        return Err(LevelError::Shape);
     };
     let mps = parse_count(mps)
         .filter(|_| !mps.starts_with('-'))
-        .ok_or_else(|| format!("moves per session '{}' is not a whole number", clip(mps)))?;
-    let bad_base = || format!("bad base time '{}'", clip(base));
+        .ok_or_else(|| LevelError::MovesPerSession(mps.to_string()))?;
+    let bad_base = || LevelError::BaseTime(base.to_string());
     let base = match base.split_once(':') {
         Some((m, s)) => {
             let m = parse_count(m).filter(|_| !m.starts_with('-'));
@@ -59,7 +72,7 @@ pub fn parse_level(args: &[&str]) -> Result<(u32, Duration, Duration), String> {
         }
         None => seconds(base, 60.0).ok_or_else(bad_base)?,
     };
-    let inc = seconds(inc, 1.0).ok_or_else(|| format!("bad increment '{}'", clip(inc)))?;
+    let inc = seconds(inc, 1.0).ok_or_else(|| LevelError::Increment(inc.to_string()))?;
     Ok((mps.min(u64::from(u32::MAX)) as u32, base, inc))
 }
 
@@ -132,7 +145,18 @@ mod tests {
             parse_level(&["0", "2:30", "1.5"]).unwrap(),
             (0, Duration::from_secs(150), Duration::from_millis(1500))
         );
-        assert!(parse_level(&["0", "x", "0"]).is_err());
+        assert_eq!(
+            parse_level(&["0", "x", "0"]),
+            Err(LevelError::BaseTime("x".to_string()))
+        );
+        assert_eq!(
+            parse_level(&["0", "x", "0"]).unwrap_err().to_string(),
+            "bad base time 'x'"
+        );
+        assert_eq!(
+            parse_level(&["0", "1"]).unwrap_err().to_string(),
+            "expected 'level MPS BASE INC'"
+        );
         assert!(parse_level(&["0", "1"]).is_err());
         assert!(parse_level(&["-1", "1", "0"]).is_err());
     }

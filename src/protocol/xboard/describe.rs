@@ -2,38 +2,92 @@
 //! draw a game it does not know, and the `highlight` boards that show legal destinations.
 //! Everything game-specific comes from the registry.
 
-use crate::engine::registry::{VariantInfo, XBoardSetup, XBoardSlot};
+use crate::engine::look::{BoardLook, HandStyle, PieceImage};
+use crate::engine::registry::VariantInfo;
 use crate::engine::{Coord, MoveFacts};
 use crate::games::notation::{split_legs, write_legs};
 use crate::games::Notation;
+
+/// XBoard's piece slot for a picture: its place in XBoard's internal piece order, which fixes
+/// the image it draws and the order of the holdings. `None` for the king, which always takes
+/// the last slot of its colour.
+fn slot(image: PieceImage) -> Option<usize> {
+    use PieceImage::*;
+    Some(match image {
+        Pawn => 0,
+        Knight => 1,
+        Bishop => 2,
+        Rook => 3,
+        Queen => 4,
+        Ferz => 5,
+        Alfil => 6,
+        Archbishop => 7,
+        Chancellor => 8,
+        Wazir => 9,
+        Man => 10,
+        Cannon => 11,
+        Nightrider => 12,
+        Cardinal => 13,
+        Dragon => 14,
+        Grasshopper => 15,
+        Silver => 16,
+        Falcon => 17,
+        Lance => 18,
+        Cobra => 19,
+        Unicorn => 20,
+        Sword => 22,
+        Duck => 28,
+        Flying => 30,
+        Horse => 34,
+        Copper => 36,
+        Iron => 37,
+        Axe => 40,
+        Wheel => 44,
+        Butterfly => 45,
+        King => return None,
+    })
+}
+
+/// XBoard's parent variant for a hand: `fairy` for none; `bughouse` (placed pieces only) or
+/// `seirawan` (gating) for hands whose captures must not go to the captor's holdings, as
+/// XBoard's crazyhouse would do; `shogi` for a shogi hand.
+fn parent(hand: HandStyle) -> &'static str {
+    match hand {
+        HandStyle::None => "fairy",
+        HandStyle::PlacedOnly => "bughouse",
+        HandStyle::CapturesToHand => "shogi",
+        HandStyle::Gating => "seirawan",
+    }
+}
 
 /// XBoard's piece-to-char table for a game: our letters on their slots, `.` on unused ones,
 /// the king slot last; black is the same in lower case. A promoted piece is written `^X` on its
 /// slot (X: the letter of the unpromoted piece), which XBoard reads as a `+` piece paired with
 /// X for promotion and demotion.
-pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
-    if desc.slots.is_empty() {
+pub fn piece_to_char(look: &BoardLook) -> Option<String> {
+    if look.images.is_empty() {
         return None;
     }
-    let max = desc
-        .slots
+    let max = look
+        .images
         .iter()
-        .chain(desc.promoted)
-        .filter(|(_, s)| *s != XBoardSlot::King)
-        .map(|(_, s)| *s as usize)
+        .chain(look.promoted)
+        .filter_map(|&(_, image)| slot(image))
         .max()
         .unwrap_or(0);
     // XBoard wants at least six letters a side (five slots and the king).
     let mut white = vec![".".to_string(); (max + 1).max(5)];
     let mut king = ".".to_string();
-    for &(c, slot) in desc.slots {
-        match slot {
-            XBoardSlot::King => king = c.to_string(),
-            s => white[s as usize] = c.to_string(),
+    for &(c, image) in look.images {
+        match slot(image) {
+            None => king = c.to_string(),
+            Some(s) => white[s] = c.to_string(),
         }
     }
-    for &(c, slot) in desc.promoted {
-        white[slot as usize] = format!("^{c}");
+    for &(c, image) in look.promoted {
+        if let Some(s) = slot(image) {
+            white[s] = format!("^{c}");
+        }
     }
     white.push(king);
     let white: String = white.concat();
@@ -42,22 +96,41 @@ pub fn piece_to_char(desc: &XBoardSetup) -> Option<String> {
 }
 
 /// The `setup` line: `setup (TABLE) WxH+S_PARENT FEN`.
-pub fn setup_line(info: &VariantInfo, desc: &XBoardSetup, fen: &str) -> String {
-    let table = piece_to_char(desc)
+pub fn setup_line(info: &VariantInfo, look: &BoardLook, fen: &str) -> String {
+    let table = piece_to_char(look)
         .map(|t| format!("({t}) "))
         .unwrap_or_default();
     format!(
         "setup {table}{}x{}+{}_{} {fen}",
-        info.game.files, info.game.ranks, desc.holdings, desc.parent
+        info.game.files,
+        info.game.ranks,
+        look.hand_slots,
+        parent(look.hand)
     )
 }
 
 /// The `piece` lines (`piece X& BETZA`: the same moves for both colours).
-pub fn piece_lines(desc: &XBoardSetup) -> Vec<String> {
-    desc.pieces
+pub fn piece_lines(look: &BoardLook) -> Vec<String> {
+    look.betza
         .iter()
         .map(|(c, betza)| format!("piece {c}& {betza}"))
         .collect()
+}
+
+/// A move as XBoard's board is told it: the XBoard string, except that a piece brought in
+/// onto an occupied square whose piece moves on (the Swedish cannon's entry, `C@e2` with the
+/// pawn going to e4), which XBoard cannot show as a drop, is written as Seirawan gating,
+/// `e2e4c`: that piece's move, then the letter of the piece appearing where it stood.
+pub fn gui_move(facts: &MoveFacts, ranks: usize) -> String {
+    match (facts.drop, facts.displaced) {
+        (Some(letter), Some(dest)) => format!(
+            "{}{}{}",
+            square_name(facts.to, ranks),
+            square_name(dest, ranks),
+            letter.to_ascii_lowercase()
+        ),
+        _ => facts.text.xboard.clone(),
+    }
 }
 
 /// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
@@ -237,18 +310,18 @@ mod tests {
 
     #[test]
     fn tables_put_letters_on_their_slots() {
-        let cannon = find("cannon").unwrap().xboard.as_ref().unwrap();
+        let cannon = find("cannon").unwrap().look.as_ref().unwrap();
         // T on the rook slot (3), S on the man slot (10), K last.
         assert_eq!(piece_to_char(cannon).unwrap(), "...T......SK...t......sk");
-        let sw = find("swedishcannon").unwrap().xboard.as_ref().unwrap();
+        let sw = find("swedishcannon").unwrap().look.as_ref().unwrap();
         assert_eq!(
             piece_to_char(sw).unwrap(),
             ".NBRQ......C......PK.nbrq......c......pk"
         );
-        assert!(find("chess").unwrap().xboard.is_none());
+        assert!(find("chess").unwrap().look.is_none());
         // Promoted pieces are `^X` on their own slots: the promoted gold cannon on the
         // flying-dragon slot (30), not on the falcon slot that XBoard's shogi draws as a king.
-        let shogi = find("cannonshogi").unwrap().xboard.as_ref().unwrap();
+        let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
         let table = piece_to_char(shogi).unwrap();
         let white = &table[..table.len() / 2];
         // One entry per slot: a letter, `.`, or `^` and a letter.
@@ -273,7 +346,7 @@ mod tests {
     #[test]
     fn setup_line_has_size_holdings_parent_and_fen() {
         let info = find("cannonrider").unwrap();
-        let d = info.xboard.as_ref().unwrap();
+        let d = info.look.as_ref().unwrap();
         let line = setup_line(info, d, info.game.start_fen);
         assert_eq!(
             line,

@@ -14,12 +14,13 @@ pub(super) struct Entry {
 }
 
 impl XBoard {
-    /// A move as XBoard is told it (see [`MoveFacts::gui`]).
+    /// A move as XBoard is told it (see [`describe::gui_move`]).
     pub(super) fn gui_form(&self, mv: &str) -> String {
+        let ranks = self.state.variant().game.ranks;
         self.state
             .session()
             .facts_of(mv, NOTATION)
-            .map_or_else(|_| mv.to_string(), |f| f.gui)
+            .map_or_else(|_| mv.to_string(), |f| describe::gui_move(&f, ranks))
     }
 
     /// The engine's string of a move XBoard sent (see [`Self::gui_form`]; a trailing `=`, "no
@@ -31,11 +32,12 @@ impl XBoard {
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
+        let ranks = self.state.variant().game.ranks;
         self.state
             .session()
             .move_facts()
             .into_iter()
-            .find(|f| f.gui == s)
+            .find(|f| describe::gui_move(f, ranks) == s)
             .map_or_else(|| s.to_string(), |f| f.text.xboard)
     }
 

@@ -5,10 +5,11 @@ use super::{clip, clip_message, describe, say, XBoard, NOTATION};
 use crate::board::Color;
 use crate::engine::jobs::{self, Job, JobEvent, JobKind};
 use crate::engine::registry::{self, VariantInfo};
+use crate::games::GameError;
 
 impl XBoard {
     /// Starts a new game of `info` at its start position.
-    pub(super) fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), String> {
+    pub(super) fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), GameError> {
         let was = self.state.variant().game.name;
         self.state.select_variant(info)?;
         if was != info.game.name {
@@ -46,7 +47,7 @@ impl XBoard {
         if let Err(e) = self.reset_game(info) {
             return say(&format!("Error ({e}): variant {}", clip(name)));
         }
-        if let Some(desc) = &info.xboard {
+        if let Some(desc) = &info.look {
             say(&describe::setup_line(
                 info,
                 desc,

@@ -233,7 +233,7 @@ impl XBoard {
                     self.clock.mine = None;
                     self.clock.theirs = None;
                 }
-                Err(e) => say(&format!("Error ({}): {}", clip(&e), clip(line))),
+                Err(e) => say(&format!("Error ({}): {}", clip(&e.to_string()), clip(line))),
             },
             "st" => match clock::seconds(rest, 1.0) {
                 Some(d) if d > Duration::ZERO => self.clock.per_move = Some(d),

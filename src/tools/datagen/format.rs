@@ -7,7 +7,6 @@
 //! FEN's length, never 0, and a header's first byte is 0, so the reader always knows which of the
 //! two comes next.
 
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
@@ -40,21 +39,14 @@ pub struct Header {
 impl Header {
     /// The header's bytes; an error for a variant name or settings too long for their length
     /// fields.
-    pub fn encode(&self) -> Result<Vec<u8>, String> {
+    pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
         let name = self.variant.as_bytes();
         let settings = self.settings.as_bytes();
         if name.is_empty() || name.len() > 255 {
-            return Err(format!(
-                "variant name '{}' has no room in a header",
-                self.variant
-            ));
+            return Err(EncodeError::VariantName(self.variant.clone()));
         }
-        let settings_len = u16::try_from(settings.len()).map_err(|_| {
-            format!(
-                "settings of {} bytes have no room in a header",
-                settings.len()
-            )
-        })?;
+        let settings_len =
+            u16::try_from(settings.len()).map_err(|_| EncodeError::Settings(settings.len()))?;
         let mut out = Vec::with_capacity(13 + name.len() + settings.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
@@ -122,14 +114,12 @@ pub struct Record {
 impl Record {
     /// Appends the record's bytes to `out`; an error for an empty FEN or one too long for its
     /// length byte.
-    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let fen = self.fen.as_bytes();
         if fen.is_empty() || fen.len() > MAX_FEN_BYTES {
-            return Err(format!(
-                "a FEN of {} bytes has no room in a record (1 to {MAX_FEN_BYTES}): {}",
-                fen.len(),
-                self.fen
-            ));
+            return Err(EncodeError::Fen {
+                fen: self.fen.clone(),
+            });
         }
         out.push(fen.len() as u8);
         out.extend_from_slice(fen);
@@ -146,49 +136,40 @@ impl Record {
     }
 }
 
+/// A header or record that the format has no room for.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum EncodeError {
+    /// An empty variant name, or one longer than its length byte.
+    #[error("variant name '{0}' has no room in a header")]
+    VariantName(String),
+    /// Settings longer than their 16-bit length field (their length in bytes).
+    #[error("settings of {0} bytes have no room in a header")]
+    Settings(usize),
+    /// An empty FEN, or one longer than its length byte.
+    #[error("a FEN of {len} bytes has no room in a record (1 to {MAX_FEN_BYTES}): {fen}", len = fen.len())]
+    Fen { fen: String },
+}
+
 /// Why a data file could not be read.
-#[derive(Debug)]
+#[derive(thiserror::Error, Debug)]
 pub enum DataError {
-    Io(io::Error),
+    #[error(transparent)]
+    Io(#[from] io::Error),
     /// The file does not start with a header of this format (or a header is damaged).
+    #[error("not a cannonade datagen file (bad magic)")]
     BadMagic,
     /// A header of another version of the format.
+    #[error("datagen format version {0}, this build reads version {VERSION}")]
     BadVersion(u16),
     /// A header of another variant than the one asked for (or than the file's first).
-    WrongVariant {
-        expected: String,
-        found: String,
-    },
+    #[error("the data is for variant '{found}', not '{expected}'")]
+    WrongVariant { expected: String, found: String },
     /// The input ends before its first header is complete (an empty file included).
+    #[error("the file is empty or its header is cut off")]
     NoHeader,
     /// A record or header whose fields hold values the format does not allow.
+    #[error("damaged data: {0}")]
     Corrupt(String),
-}
-
-impl fmt::Display for DataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DataError::Io(e) => write!(f, "{e}"),
-            DataError::BadMagic => write!(f, "not a cannonade datagen file (bad magic)"),
-            DataError::BadVersion(v) => write!(
-                f,
-                "datagen format version {v}, this build reads version {VERSION}"
-            ),
-            DataError::WrongVariant { expected, found } => {
-                write!(f, "the data is for variant '{found}', not '{expected}'")
-            }
-            DataError::NoHeader => write!(f, "the file is empty or its header is cut off"),
-            DataError::Corrupt(what) => write!(f, "damaged data: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for DataError {}
-
-impl From<io::Error> for DataError {
-    fn from(e: io::Error) -> Self {
-        DataError::Io(e)
-    }
 }
 
 /// Reads a data file record by record.

@@ -131,7 +131,7 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
                 let tt = match TranspositionTable::try_new(hash_mb) {
                     Ok(tt) => tt,
                     Err(e) => {
-                        let _ = tx.send((u64::MAX, Err(e)));
+                        let _ = tx.send((u64::MAX, Err(e.to_string())));
                         return;
                     }
                 };

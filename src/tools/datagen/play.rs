@@ -109,7 +109,9 @@ impl Player<'_> {
                 return Ok(None);
             }
             let plies = OPENING_PLIES.0 + (rng.next_u64() % span) as usize;
-            let Some(session) = random_walk(self.start.as_ref(), plies, &mut rng)? else {
+            let Some(session) =
+                random_walk(self.start.as_ref(), plies, &mut rng).map_err(|e| e.to_string())?
+            else {
                 continue;
             };
             // `is_level` empties the table first: the game starts with a fresh one.
@@ -205,7 +207,8 @@ impl Player<'_> {
                 game: index,
                 game_end: i == last,
             }
-            .encode_into(&mut bytes)?;
+            .encode_into(&mut bytes)
+            .map_err(|e| e.to_string())?;
         }
         Ok(Some(GameOut {
             bytes,

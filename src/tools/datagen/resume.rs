@@ -27,7 +27,7 @@ pub(super) fn open_output(path: &Path, header: &Header, shard: Shard) -> Result<
         .truncate(false)
         .open(path)
         .map_err(|e| format!("cannot open {shown}: {e}"))?;
-    let header_bytes = header.encode()?;
+    let header_bytes = header.encode().map_err(|e| e.to_string())?;
     let len = file
         .metadata()
         .map_err(|e| format!("cannot read {shown}: {e}"))?

@@ -5,6 +5,73 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// A time control that does not read as `[moves/]seconds[+increment]` or `inf`.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("bad time control '{0}' (want [moves/]seconds[+increment] or inf)")]
+pub struct TimeControlError(pub String);
+
+/// Why the words of `cannonade match` were refused. `option` is the option's name without its
+/// dash.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum ArgsError {
+    /// A word before the first option.
+    #[error("'{0}' does not follow an option")]
+    Stray(String),
+    #[error("unknown option -{0}")]
+    UnknownOption(String),
+    /// An option that wants something it was not given (`one value`, `a file name`...).
+    #[error("-{option} wants {what}")]
+    Wants { option: String, what: &'static str },
+    #[error("-{option}: '{word}' is not key=value")]
+    NotKeyValue { option: String, word: String },
+    #[error("-{option}: unknown key '{key}'")]
+    UnknownKey { option: String, key: String },
+    #[error("-{option}: '{word}' is not a number")]
+    NotANumber { option: String, word: String },
+    #[error("-{option}: {key}='{value}' is not a number")]
+    KeyNotANumber {
+        option: String,
+        key: String,
+        value: String,
+    },
+    /// A value the option does not take, or values that do not fit together: why, in words.
+    #[error("-{option}: {reason}")]
+    Invalid {
+        option: &'static str,
+        reason: String,
+    },
+    #[error(transparent)]
+    TimeControl(#[from] TimeControlError),
+    /// An engine setting (`key=value` of `-engine` or `-each`) whose value is not `what`.
+    #[error("{key}: '{value}' is not {what}")]
+    EngineSetting {
+        key: String,
+        value: String,
+        what: &'static str,
+    },
+    #[error("unknown engine setting '{0}'")]
+    UnknownEngineSetting(String),
+    #[error("an -engine has no cmd=")]
+    NoCommand,
+    /// The engine (by its name) has no limit on its thinking.
+    #[error("engine {0} has no limit: give tc=, st=, depth= or nodes=")]
+    NoLimit(String),
+    #[error("a match needs at least two -engine")]
+    TooFewEngines,
+    #[error("-sprt needs exactly two engines")]
+    SprtEngines,
+    #[error("-games and -rounds must be at least 1")]
+    NoGames,
+}
+
+/// `ArgsError::Invalid` for `-option`.
+fn invalid(option: &'static str, reason: impl Into<String>) -> ArgsError {
+    ArgsError::Invalid {
+        option,
+        reason: reason.into(),
+    }
+}
+
 /// Which protocol an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Proto {
@@ -23,8 +90,8 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let bad = || format!("bad time control '{s}' (want [moves/]seconds[+increment] or inf)");
+    pub fn parse(s: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = || TimeControlError(s.to_string());
         if s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("infinite") {
             return Ok(TimeControl {
                 moves: None,
@@ -139,8 +206,12 @@ impl EngineSpec {
     }
 
     /// Applies one `key=value` word.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let num = |what: &str| format!("{key}: '{value}' is not {what}");
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ArgsError> {
+        let num = |what: &'static str| ArgsError::EngineSetting {
+            key: key.to_string(),
+            value: value.to_string(),
+            what,
+        };
         match key {
             "cmd" => self.cmd = value.split_whitespace().map(String::from).collect(),
             "arg" => self.cmd.push(value.to_string()),
@@ -150,7 +221,7 @@ impl EngineSpec {
                 self.proto = match value {
                     "uci" => Proto::Uci,
                     "xboard" => Proto::XBoard,
-                    _ => return Err(format!("proto: '{value}' is not uci or xboard")),
+                    _ => return Err(num("uci or xboard")),
                 }
             }
             "tc" => self.tc = Some(TimeControl::parse(value)?),
@@ -166,7 +237,7 @@ impl EngineSpec {
                     self.options.retain(|(n, _)| n != name);
                     self.options.push((name.to_string(), value.to_string()));
                 }
-                _ => return Err(format!("unknown engine setting '{key}'")),
+                _ => return Err(ArgsError::UnknownEngineSetting(key.to_string())),
             },
         }
         Ok(())
@@ -276,7 +347,7 @@ pub struct Settings {
 pub const DEFAULT_MARGIN: Duration = Duration::from_millis(0);
 
 /// Splits the words of one option group: the option and the words up to the next `-option`.
-fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, ArgsError> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for a in args {
         // A word is a new option if it starts with '-' and is not a negative number or a
@@ -289,43 +360,61 @@ fn groups(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
         } else {
             match out.last_mut() {
                 Some((_, words)) => words.push(a.clone()),
-                None => return Err(format!("'{a}' does not follow an option")),
+                None => return Err(ArgsError::Stray(a.clone())),
             }
         }
     }
     Ok(out)
 }
 
-fn key_values(option: &str, words: &[String]) -> Result<Vec<(String, String)>, String> {
+fn key_values(option: &str, words: &[String]) -> Result<Vec<(String, String)>, ArgsError> {
     words
         .iter()
         .map(|w| {
             w.split_once('=')
                 .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| format!("-{option}: '{w}' is not key=value"))
+                .ok_or_else(|| ArgsError::NotKeyValue {
+                    option: option.to_string(),
+                    word: w.clone(),
+                })
         })
         .collect()
 }
 
-fn one_value<'a>(option: &str, words: &'a [String]) -> Result<&'a str, String> {
+fn one_value<'a>(option: &str, words: &'a [String]) -> Result<&'a str, ArgsError> {
     match words {
         [w] => Ok(w),
-        _ => Err(format!("-{option} wants one value")),
+        _ => Err(ArgsError::Wants {
+            option: option.to_string(),
+            what: "one value",
+        }),
     }
 }
 
-fn number<T: std::str::FromStr>(option: &str, words: &[String]) -> Result<T, String> {
+fn number<T: std::str::FromStr>(option: &str, words: &[String]) -> Result<T, ArgsError> {
     let w = one_value(option, words)?;
-    w.parse()
-        .map_err(|_| format!("-{option}: '{w}' is not a number"))
+    w.parse().map_err(|_| ArgsError::NotANumber {
+        option: option.to_string(),
+        word: w.to_string(),
+    })
 }
 
-fn parse_f64(option: &str, key: &str, v: &str) -> Result<f64, String> {
-    v.parse()
-        .map_err(|_| format!("-{option}: {key}='{v}' is not a number"))
+fn parse_f64(option: &str, key: &str, v: &str) -> Result<f64, ArgsError> {
+    v.parse().map_err(|_| ArgsError::KeyNotANumber {
+        option: option.to_string(),
+        key: key.to_string(),
+        value: v.to_string(),
+    })
 }
 
-pub fn parse(args: &[String]) -> Result<Settings, String> {
+fn unknown_key(option: &str, key: &str) -> ArgsError {
+    ArgsError::UnknownKey {
+        option: option.to_string(),
+        key: key.to_string(),
+    }
+}
+
+pub fn parse(args: &[String]) -> Result<Settings, ArgsError> {
     let mut engines: Vec<Vec<(String, String)>> = Vec::new();
     let mut each: Vec<(String, String)> = Vec::new();
     let mut s = Settings {
@@ -365,7 +454,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
                 // cutechess takes an optional count; only pairs (2) are supported here.
                 if let Some(w) = words.first() {
                     if w != "2" {
-                        return Err("-repeat: only pairs of games (2) are supported".into());
+                        return Err(invalid("repeat", "only pairs of games (2) are supported"));
                     }
                 }
                 s.repeat = true;
@@ -378,17 +467,26 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
             "quiet" => s.quiet = true,
             "stall" => {
                 let secs: f64 = number(o, &words)?;
-                s.stall = parse_seconds(&secs.to_string()).ok_or("-stall: bad seconds")?;
+                s.stall = parse_seconds(&secs.to_string())
+                    .ok_or_else(|| invalid("stall", "bad seconds"))?;
             }
             "pgnout" => {
-                let f = words.first().ok_or("-pgnout wants a file name")?;
+                let f = words.first().ok_or_else(|| ArgsError::Wants {
+                    option: o.to_string(),
+                    what: "a file name",
+                })?;
                 s.pgnout = Some(PathBuf::from(f));
             }
             "tournament" => {
                 s.tournament = match one_value(o, &words)? {
                     "round-robin" => TournamentKind::RoundRobin,
                     "gauntlet" => TournamentKind::Gauntlet,
-                    t => return Err(format!("-tournament: '{t}' is not round-robin or gauntlet")),
+                    t => {
+                        return Err(invalid(
+                            "tournament",
+                            format!("'{t}' is not round-robin or gauntlet"),
+                        ))
+                    }
                 }
             }
             "openings" => s.openings = parse_openings(&words)?,
@@ -406,12 +504,15 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
                         "elo1" => sprt.elo1 = x,
                         "alpha" => sprt.alpha = x,
                         "beta" => sprt.beta = x,
-                        _ => return Err(format!("-sprt: unknown key '{k}'")),
+                        _ => return Err(unknown_key(o, &k)),
                     }
                 }
                 let ok = |p: f64| p > 0.0 && p < 0.5;
                 if sprt.elo1 <= sprt.elo0 || !ok(sprt.alpha) || !ok(sprt.beta) {
-                    return Err("-sprt: want elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+                    return Err(invalid(
+                        "sprt",
+                        "want elo0 < elo1 and 0 < alpha, beta < 0.5",
+                    ));
                 }
                 s.sprt = Some(sprt);
             }
@@ -427,7 +528,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
                         "movenumber" => d.movenumber = x as u32,
                         "movecount" => d.movecount = x as u32,
                         "score" => d.score = x as i32,
-                        _ => return Err(format!("-draw: unknown key '{k}'")),
+                        _ => return Err(unknown_key(o, &k)),
                     }
                 }
                 s.draw = Some(d);
@@ -443,15 +544,15 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
                         "movecount" => r.movecount = parse_f64(o, &k, &v)? as u32,
                         "score" => r.score = parse_f64(o, &k, &v)? as i32,
                         "twosided" => r.twosided = v == "true",
-                        _ => return Err(format!("-resign: unknown key '{k}'")),
+                        _ => return Err(unknown_key(o, &k)),
                     }
                 }
                 if r.score <= 0 || r.movecount == 0 {
-                    return Err("-resign: want movecount >= 1 and score > 0".into());
+                    return Err(invalid("resign", "want movecount >= 1 and score > 0"));
                 }
                 s.resign = Some(r);
             }
-            _ => return Err(format!("unknown option -{option}")),
+            _ => return Err(ArgsError::UnknownOption(option)),
         }
     }
     for own in engines {
@@ -461,31 +562,28 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
             e.set(k, v)?;
         }
         if e.cmd.is_empty() {
-            return Err("an -engine has no cmd=".into());
+            return Err(ArgsError::NoCommand);
         }
         if e.tc.is_none() && e.st.is_none() && e.depth.is_none() && e.nodes.is_none() {
-            return Err(format!(
-                "engine {} has no limit: give tc=, st=, depth= or nodes=",
-                e.display_name()
-            ));
+            return Err(ArgsError::NoLimit(e.display_name()));
         }
         s.engines.push(e);
     }
     if s.engines.len() < 2 {
-        return Err("a match needs at least two -engine".into());
+        return Err(ArgsError::TooFewEngines);
     }
     // Engines that end up with the same name (given, reported by the engine, or from the file
     // name) are told apart once their handshakes are done: see `tournament::unique_names`.
     if s.sprt.is_some() && s.engines.len() != 2 {
-        return Err("-sprt needs exactly two engines".into());
+        return Err(ArgsError::SprtEngines);
     }
     if s.games == 0 || s.rounds == 0 {
-        return Err("-games and -rounds must be at least 1".into());
+        return Err(ArgsError::NoGames);
     }
     Ok(s)
 }
 
-fn parse_openings(words: &[String]) -> Result<Openings, String> {
+fn parse_openings(words: &[String]) -> Result<Openings, ArgsError> {
     let mut path = None;
     let mut format = None;
     let mut random_order = false;
@@ -497,16 +595,22 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
             random_moves = true;
             continue;
         }
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| format!("-openings: '{w}' is not key=value"))?;
+        let (k, v) = w.split_once('=').ok_or_else(|| ArgsError::NotKeyValue {
+            option: "openings".to_string(),
+            word: w.clone(),
+        })?;
         match k {
             "file" => path = Some(PathBuf::from(v)),
             "format" => {
                 format = Some(match v {
                     "epd" => OpeningFormat::Epd,
                     "pgn" => OpeningFormat::Pgn,
-                    _ => return Err(format!("-openings: format '{v}' is not epd or pgn")),
+                    _ => {
+                        return Err(invalid(
+                            "openings",
+                            format!("format '{v}' is not epd or pgn"),
+                        ))
+                    }
                 })
             }
             "order" => {
@@ -514,8 +618,9 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
                     "random" => true,
                     "sequential" => false,
                     _ => {
-                        return Err(format!(
-                            "-openings: order '{v}' is not random or sequential"
+                        return Err(invalid(
+                            "openings",
+                            format!("order '{v}' is not random or sequential"),
                         ))
                     }
                 }
@@ -523,17 +628,17 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
             "plies" => {
                 plies = Some(
                     v.parse()
-                        .map_err(|_| format!("-openings: plies '{v}' is not a number"))?,
+                        .map_err(|_| invalid("openings", format!("plies '{v}' is not a number")))?,
                 )
             }
             "start" => {
                 start = v
                     .parse::<usize>()
-                    .map_err(|_| format!("-openings: start '{v}' is not a number"))?
+                    .map_err(|_| invalid("openings", format!("start '{v}' is not a number")))?
                     .max(1)
             }
             "policy" => {}
-            _ => return Err(format!("-openings: unknown key '{k}'")),
+            _ => return Err(unknown_key("openings", k)),
         }
     }
     if random_moves {
@@ -541,7 +646,10 @@ fn parse_openings(words: &[String]) -> Result<Openings, String> {
             plies: plies.unwrap_or(8),
         });
     }
-    let path = path.ok_or("-openings wants file=F or random")?;
+    let path = path.ok_or_else(|| ArgsError::Wants {
+        option: "openings".to_string(),
+        what: "file=F or random",
+    })?;
     let format = format.unwrap_or_else(|| {
         if path
             .extension()
@@ -605,6 +713,68 @@ mod tests {
         assert!(s.repeat);
         assert_eq!((s.games, s.rounds, s.concurrency), (2, 3, 2));
         assert_eq!(s.sprt.unwrap().elo1, 5.0);
+    }
+
+    /// The words of the refusals, as `cannonade match` prints them.
+    #[test]
+    fn refusals_say_what_is_wrong() {
+        let said = |w: &str| parse(&words(w)).unwrap_err().to_string();
+        let two = "-engine cmd=a -engine cmd=b -each depth=1";
+        assert_eq!(
+            said("stray -engine cmd=a"),
+            "'stray' does not follow an option"
+        );
+        assert_eq!(said(&format!("{two} -bogus")), "unknown option -bogus");
+        assert_eq!(said(&format!("{two} -games")), "-games wants one value");
+        assert_eq!(
+            said(&format!("{two} -games x")),
+            "-games: 'x' is not a number"
+        );
+        assert_eq!(
+            said(&format!("{two} -sprt elo0")),
+            "-sprt: 'elo0' is not key=value"
+        );
+        assert_eq!(
+            said(&format!("{two} -sprt elo2=1")),
+            "-sprt: unknown key 'elo2'"
+        );
+        assert_eq!(
+            said(&format!("{two} -draw score=x")),
+            "-draw: score='x' is not a number"
+        );
+        assert_eq!(
+            said(&format!("{two} -tournament swiss")),
+            "-tournament: 'swiss' is not round-robin or gauntlet"
+        );
+        assert_eq!(said(&format!("{two} -pgnout")), "-pgnout wants a file name");
+        assert_eq!(
+            said(&format!("{two} -openings order=x")),
+            "-openings: order 'x' is not random or sequential"
+        );
+        assert_eq!(
+            said(&format!("{two} -openings plies=4")),
+            "-openings wants file=F or random"
+        );
+        assert_eq!(
+            said("-engine cmd=a -engine cmd=b proto=cecp -each depth=1"),
+            "proto: 'cecp' is not uci or xboard"
+        );
+        assert_eq!(
+            said("-engine cmd=a -engine cmd=b -each tc=x"),
+            "bad time control 'x' (want [moves/]seconds[+increment] or inf)"
+        );
+        assert_eq!(
+            said("-engine cmd=a -engine cmd=b"),
+            "engine a has no limit: give tc=, st=, depth= or nodes="
+        );
+        assert_eq!(
+            said("-engine cmd=a -each depth=1"),
+            "a match needs at least two -engine"
+        );
+        assert_eq!(
+            parse(&words(&format!("{two} -games 0"))).unwrap_err(),
+            ArgsError::NoGames
+        );
     }
 
     #[test]

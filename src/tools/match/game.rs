@@ -3,7 +3,7 @@
 //! What engines claim about the result is never read; only a resignation counts.
 
 use super::args::{DrawAdjudication, EngineSpec, ResignAdjudication, DEFAULT_MARGIN};
-use super::engine::{describe, Engine, Failure, MoveRequest, Score};
+use super::process::{EngineProcess, Failure, MoveRequest, Score};
 use crate::board::Color;
 use crate::engine::registry::VariantInfo;
 use crate::engine::{MoveText, Session};
@@ -147,7 +147,7 @@ fn rule_reason(outcome: Outcome, side_to_move: Color) -> String {
 
 /// Runs one game. `engines` holds the two running engines (white, black); an engine that fails
 /// is reported in `GameRecord::broken` so the caller restarts it.
-pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> GameRecord {
+pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRecord {
     let [white, black] = engines;
     let mut engines = [white, black];
     let mut record = GameRecord {
@@ -194,7 +194,7 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> GameRecord {
         if let Err(f) = engines[i].new_game(setup.variant, start_fen) {
             record.broken.push(setup.players[i]);
             record.result = GameResult::win_for(!c);
-            record.reason = format!("{} could not start the game: {}", c.name(), describe(&f));
+            record.reason = format!("{} could not start the game: {f}", c.name());
             record.termination = Termination::Abandoned;
             return record;
         }

@@ -9,13 +9,14 @@
 //! - [`tournament`]: schedule, worker threads, running output.
 
 pub mod args;
-pub mod engine;
 pub mod game;
 pub mod pgn;
+pub mod process;
 pub mod stats;
 pub mod tournament;
 
-pub use tournament::{run_match, MatchSummary, SprtDecision};
+pub use args::ArgsError;
+pub use tournament::{run_match, MatchError, MatchSummary, SprtDecision};
 
 /// Runs `cannonade match` with the words that followed the subcommand.
 pub fn run(words: &[String]) -> Result<(), String> {
@@ -23,8 +24,8 @@ pub fn run(words: &[String]) -> Result<(), String> {
         println!("{}", USAGE);
         return Ok(());
     }
-    let settings = args::parse(words)?;
-    run_match(&settings).map(|_| ())
+    let settings = args::parse(words).map_err(|e| e.to_string())?;
+    run_match(&settings).map(|_| ()).map_err(|e| e.to_string())
 }
 
 pub const USAGE: &str = "\

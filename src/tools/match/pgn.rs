@@ -1,11 +1,11 @@
 //! PGN: writing finished games (seven tag roster, variant and start tags, cutechess-style move
 //! comments) and reading openings from EPD and PGN files.
 
-use super::engine::Score;
 use super::game::GameRecord;
+use super::process::Score;
 use crate::engine::registry::VariantInfo;
 use crate::engine::Session;
-use crate::games::Notation;
+use crate::games::{GameError, MoveError, Notation};
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime};
 
@@ -176,8 +176,24 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
+/// Why an opening file was refused. Lines and games are counted from 1.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// A line of an EPD file that is no position of the variant.
+    #[error("line {line}: not a {variant} position")]
+    NotAPosition { line: usize, variant: &'static str },
+    /// A game of a PGN file (its tags or movetext start on `line`) whose start position or a
+    /// move the variant refuses.
+    #[error("game {game}: {error}")]
+    Game {
+        game: usize,
+        line: usize,
+        error: GameError,
+    },
+}
+
 /// Reads an EPD file: one position per line; operations after the fields are ignored.
-pub fn read_epd(text: &str, variant: &'static VariantInfo) -> Result<Vec<Opening>, String> {
+pub fn read_epd(text: &str, variant: &'static VariantInfo) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -207,11 +223,10 @@ pub fn read_epd(text: &str, variant: &'static VariantInfo) -> Result<Vec<Opening
                 moves: Vec::new(),
             }),
             None => {
-                return Err(format!(
-                    "line {}: not a {} position",
-                    n + 1,
-                    variant.game.name
-                ))
+                return Err(OpeningError::NotAPosition {
+                    line: n + 1,
+                    variant: variant.game.name,
+                })
             }
         }
     }
@@ -224,38 +239,53 @@ pub fn read_pgn(
     text: &str,
     variant: &'static VariantInfo,
     plies: Option<usize>,
-) -> Result<Vec<Opening>, String> {
+) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     let mut fen: Option<String> = None;
     let mut movetext = String::new();
     let mut in_moves = false;
-    let flush = |fen: &mut Option<String>, movetext: &mut String, out: &mut Vec<Opening>| {
-        if movetext.trim().is_empty() && fen.is_none() {
-            return Ok(());
-        }
-        let o = parse_game(fen.take(), movetext, variant, plies)
-            .map_err(|e| format!("game {}: {e}", out.len() + 1))?;
-        out.push(o);
-        movetext.clear();
-        Ok::<(), String>(())
-    };
-    for line in text.lines() {
+    // The line (from 1) on which the game being read starts; 0 before its first line.
+    let mut start = 0;
+    let flush =
+        |fen: &mut Option<String>, movetext: &mut String, out: &mut Vec<Opening>, line: usize| {
+            if movetext.trim().is_empty() && fen.is_none() {
+                return Ok(());
+            }
+            let o = parse_game(fen.take(), movetext, variant, plies).map_err(|error| {
+                OpeningError::Game {
+                    game: out.len() + 1,
+                    line,
+                    error,
+                }
+            })?;
+            out.push(o);
+            movetext.clear();
+            Ok::<(), OpeningError>(())
+        };
+    for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.starts_with('[') {
             if in_moves {
-                flush(&mut fen, &mut movetext, &mut out)?;
+                flush(&mut fen, &mut movetext, &mut out, start)?;
                 in_moves = false;
+                start = 0;
+            }
+            if start == 0 {
+                start = i + 1;
             }
             if let Some(v) = tag_value(t, "FEN") {
                 fen = Some(v);
             }
         } else if !t.is_empty() && !t.starts_with('%') {
+            if start == 0 {
+                start = i + 1;
+            }
             in_moves = true;
             movetext += t;
             movetext.push('\n');
         }
     }
-    flush(&mut fen, &mut movetext, &mut out)?;
+    flush(&mut fen, &mut movetext, &mut out, start)?;
     Ok(out)
 }
 
@@ -271,22 +301,21 @@ fn parse_game(
     movetext: &str,
     variant: &'static VariantInfo,
     plies: Option<usize>,
-) -> Result<Opening, String> {
+) -> Result<Opening, GameError> {
     let mut session = variant.new_session();
-    session
-        .set_position(fen.as_deref(), &[], Notation::Uci)
-        .map_err(|e| e.to_string())?;
+    session.set_position(fen.as_deref(), &[], Notation::Uci)?;
     let mut moves = Vec::new();
     let limit = plies.unwrap_or(usize::MAX);
     for tok in movetext_tokens(movetext) {
         if moves.len() >= limit {
             break;
         }
-        let mv = find_move(session.as_ref(), &tok)
-            .ok_or_else(|| format!("'{tok}' is not a legal move in {}", session.fen()))?;
-        session
-            .play(&mv, Notation::Uci)
-            .map_err(|e| e.to_string())?;
+        let mv = find_move(session.as_ref(), &tok).ok_or_else(|| MoveError {
+            text: tok.clone(),
+            fen: session.fen(),
+            index: None,
+        })?;
+        session.play(&mv, Notation::Uci)?;
         moves.push(mv);
     }
     Ok(Opening { fen, moves })
@@ -526,6 +555,26 @@ mod tests {
         assert_eq!(o[0].fen, None);
         assert_eq!(o[1].moves, vec!["e1c1", "e8f7"]);
         assert!(read_pgn("1. e4 e4 *", chess, None).is_err());
+        // A bad move names its game, the line the game starts on, and the position.
+        let text = "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. e4 e4 *\n";
+        let e = read_pgn(text, chess, None).unwrap_err();
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert_eq!(
+            e,
+            OpeningError::Game {
+                game: 2,
+                line: 5,
+                error: GameError::IllegalMove(MoveError {
+                    text: "e4".to_string(),
+                    fen: after_e4.to_string(),
+                    index: None,
+                }),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("game 2: 'e4' is not a legal move in {after_e4}")
+        );
     }
 
     #[test]

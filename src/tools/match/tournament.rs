@@ -2,9 +2,9 @@
 //! that play it, and the running scores, SPRT and final table printed as games finish.
 
 use super::args::{OpeningFormat, Openings, Settings, TournamentKind};
-use super::engine::Engine;
 use super::game::{play_game, GameRecord, GameResult, GameSetup};
-use super::pgn::{read_epd, read_pgn, write_game, Opening, PgnContext};
+use super::pgn::{read_epd, read_pgn, write_game, Opening, OpeningError, PgnContext};
+use super::process::{EngineProcess, StartError};
 use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
 use crate::board::zobrist::SplitMix64;
 use crate::engine::registry::{self, VariantInfo};
@@ -17,6 +17,32 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
+
+/// Why a match could not be played (or its record written). `file` is a path as given.
+#[derive(thiserror::Error, Debug)]
+pub enum MatchError {
+    #[error("unknown variant '{0}' (see `cannonade variants`)")]
+    UnknownVariant(String),
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// An engine that does not list the match's variant among those it plays.
+    #[error("{engine} does not announce the variant {variant}")]
+    VariantNotAnnounced {
+        engine: String,
+        variant: &'static str,
+    },
+    /// The opening file cannot be read.
+    #[error("cannot read {file}: {error}")]
+    Read { file: String, error: std::io::Error },
+    #[error("{file}: {error}")]
+    Openings { file: String, error: OpeningError },
+    #[error("{0} has no openings")]
+    NoOpenings(String),
+    #[error("cannot open {file}: {error}")]
+    OpenPgn { file: String, error: std::io::Error },
+    #[error("cannot write the PGN file: {0}")]
+    WritePgn(std::io::Error),
+}
 
 /// One game of the schedule.
 #[derive(Clone, Debug)]
@@ -99,7 +125,7 @@ struct OpeningSource {
 }
 
 impl OpeningSource {
-    fn new(settings: &Settings, variant: &'static VariantInfo) -> Result<Self, String> {
+    fn new(settings: &Settings, variant: &'static VariantInfo) -> Result<Self, MatchError> {
         let mut rng = SplitMix64::new(settings.seed ^ 0x6d61_7463_6821);
         let mut src = OpeningSource {
             list: Vec::new(),
@@ -118,15 +144,21 @@ impl OpeningSource {
                 plies,
                 start,
             } => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let file = path.display().to_string();
+                let text = std::fs::read_to_string(path).map_err(|error| MatchError::Read {
+                    file: file.clone(),
+                    error,
+                })?;
                 let mut list = match format {
                     OpeningFormat::Epd => read_epd(&text, variant),
                     OpeningFormat::Pgn => read_pgn(&text, variant, *plies),
                 }
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|error| MatchError::Openings {
+                    file: file.clone(),
+                    error,
+                })?;
                 if list.is_empty() {
-                    return Err(format!("{} has no openings", path.display()));
+                    return Err(MatchError::NoOpenings(file));
                 }
                 if *random_order {
                     // Fisher-Yates with the match seed, so a seed replays the same order.
@@ -181,7 +213,10 @@ impl OpeningSource {
 }
 
 /// Every game of the match, in order.
-pub fn schedule(settings: &Settings, variant: &'static VariantInfo) -> Result<Vec<Job>, String> {
+pub fn schedule(
+    settings: &Settings,
+    variant: &'static VariantInfo,
+) -> Result<Vec<Job>, MatchError> {
     let n = settings.engines.len();
     let encounters: Vec<(usize, usize)> = match settings.tournament {
         TournamentKind::RoundRobin => (0..n)
@@ -353,24 +388,20 @@ impl Progress {
 }
 
 /// Plays the whole match and prints as it goes.
-pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
-    let variant = registry::find(&settings.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            settings.variant
-        )
-    })?;
+pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
+    let variant = registry::find(&settings.variant)
+        .ok_or_else(|| MatchError::UnknownVariant(settings.variant.clone()))?;
     // Each engine must start and know the variant before any game is played.
     let mut names = Vec::new();
     for spec in &settings.engines {
-        let e = Engine::start(spec, settings.debug)?;
+        let e = EngineProcess::start(spec, settings.debug)?;
         if !e.supports(variant) {
             let n = e.name.clone();
             e.quit();
-            return Err(format!(
-                "{n} does not announce the variant {}",
-                variant.game.name
-            ));
+            return Err(MatchError::VariantNotAnnounced {
+                engine: n,
+                variant: variant.game.name,
+            });
         }
         names.push(e.name.clone());
         e.quit();
@@ -400,7 +431,10 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+                .map_err(|error| MatchError::OpenPgn {
+                    file: p.display().to_string(),
+                    error,
+                })?,
         ),
         None => None,
     };
@@ -464,7 +498,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, String> {
                 times: Some((done.started, done.duration)),
             };
             f.write_all(write_game(&ctx, rec).as_bytes())
-                .map_err(|e| format!("cannot write the PGN file: {e}"))?;
+                .map_err(MatchError::WritePgn)?;
         }
         let played = summary.games.len() + 1;
         if !quiet {
@@ -595,7 +629,8 @@ fn worker(
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<Event>,
 ) {
-    let mut engines: Vec<Option<Engine>> = (0..settings.engines.len()).map(|_| None).collect();
+    let mut engines: Vec<Option<EngineProcess>> =
+        (0..settings.engines.len()).map(|_| None).collect();
     loop {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -638,11 +673,11 @@ fn play_one(
     settings: &Settings,
     variant: &'static VariantInfo,
     job: &Job,
-    engines: &mut [Option<Engine>],
+    engines: &mut [Option<EngineProcess>],
 ) -> GameRecord {
     for (idx, side) in [(job.white, "White"), (job.black, "Black")] {
         if engines[idx].is_none() {
-            match Engine::start(&settings.engines[idx], settings.debug) {
+            match EngineProcess::start(&settings.engines[idx], settings.debug) {
                 Ok(e) => engines[idx] = Some(e),
                 Err(why) => {
                     return GameRecord {

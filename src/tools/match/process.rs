@@ -12,14 +12,31 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Why an engine gave no usable answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// The process ended or closed its output.
+    #[error("the process ended")]
     Disconnected,
     /// Nothing came before the deadline.
+    #[error("no answer in time")]
     Timeout,
     /// The engine cannot do what was asked (e.g. does not know the variant).
+    #[error("{0}")]
     Refused(String),
+}
+
+/// Why an engine could not be started.
+#[derive(thiserror::Error, Debug)]
+pub enum StartError {
+    /// The program could not be run (`command` as given, its words joined).
+    #[error("cannot start '{command}': {error}")]
+    Spawn {
+        command: String,
+        error: std::io::Error,
+    },
+    /// The program ran but did not complete the protocol's handshake.
+    #[error("{name} did not start: {failure}")]
+    Handshake { name: String, failure: Failure },
 }
 
 /// An engine's evaluation, from its own point of view.
@@ -77,7 +94,7 @@ enum Driver {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     pub name: String,
     spec: EngineSpec,
     child: Child,
@@ -93,9 +110,9 @@ pub struct Engine {
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-impl Engine {
+impl EngineProcess {
     /// Starts the program and completes the protocol's handshake.
-    pub fn start(spec: &EngineSpec, debug: bool) -> Result<Engine, String> {
+    pub fn start(spec: &EngineSpec, debug: bool) -> Result<EngineProcess, StartError> {
         let mut cmd = Command::new(&spec.cmd[0]);
         cmd.args(&spec.cmd[1..])
             .stdin(Stdio::piped())
@@ -108,9 +125,10 @@ impl Engine {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", spec.cmd.join(" ")))?;
+        let mut child = cmd.spawn().map_err(|error| StartError::Spawn {
+            command: spec.cmd.join(" "),
+            error,
+        })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = channel();
@@ -122,7 +140,7 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine {
+        let mut e = EngineProcess {
             name: spec.display_name(),
             spec: spec.clone(),
             child,
@@ -145,9 +163,12 @@ impl Engine {
             Proto::Uci => e.uci_handshake(),
             Proto::XBoard => e.xboard_handshake(),
         };
-        if let Err(f) = handshake {
+        if let Err(failure) = handshake {
             e.kill();
-            return Err(format!("{} did not start: {}", e.name, describe(&f)));
+            return Err(StartError::Handshake {
+                name: e.name.clone(),
+                failure,
+            });
         }
         Ok(e)
     }
@@ -542,19 +563,11 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
         }
-    }
-}
-
-pub fn describe(f: &Failure) -> String {
-    match f {
-        Failure::Disconnected => "the process ended".to_string(),
-        Failure::Timeout => "no answer in time".to_string(),
-        Failure::Refused(why) => why.clone(),
     }
 }
 
