@@ -341,6 +341,9 @@ pub struct Settings {
     pub stall: Duration,
     /// Print the bar and scores (off in tests that read only the result).
     pub quiet: bool,
+    /// Rule switches of the game, `NAME=VALUE` (`-rule`): the referee plays by them and every
+    /// engine is sent them as options (before its own `option.` words, which win).
+    pub rules: Vec<String>,
 }
 
 /// The default tolerance past the clock: like cutechess, a small allowance for the pipe.
@@ -436,6 +439,7 @@ pub fn parse(args: &[String]) -> Result<Settings, ArgsError> {
         debug: false,
         stall: Duration::from_secs(60),
         quiet: false,
+        rules: Vec::new(),
     };
     for (option, words) in groups(args)? {
         let o = option.as_str();
@@ -448,6 +452,12 @@ pub fn parse(args: &[String]) -> Result<Settings, ArgsError> {
                 each.push(("timemargin".into(), one_value(o, &words)?.to_string()))
             }
             "variant" => s.variant = one_value(o, &words)?.to_string(),
+            "rule" => {
+                for (name, value) in key_values(o, &words)? {
+                    each.push((format!("option.{name}"), value.clone()));
+                    s.rules.push(format!("{name}={value}"));
+                }
+            }
             "games" => s.games = number(o, &words)?,
             "rounds" => s.rounds = number(o, &words)?,
             "repeat" => {

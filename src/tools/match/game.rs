@@ -5,7 +5,9 @@
 use super::args::{DrawAdjudication, EngineSpec, ResignAdjudication, DEFAULT_MARGIN};
 use super::process::{EngineProcess, Failure, MoveRequest, Score};
 use crate::board::Color;
+use crate::engine::options::OptionError;
 use crate::engine::registry::VariantInfo;
+use crate::engine::EngineState;
 use crate::engine::{MoveText, Session};
 use crate::games::{EndReason, Notation, Outcome};
 use std::time::Duration;
@@ -87,6 +89,8 @@ pub struct GameRecord {
 /// How the game starts and who plays it.
 pub struct GameSetup<'a> {
     pub variant: &'static VariantInfo,
+    /// The rule switches the referee plays by, `NAME=VALUE`.
+    pub rules: &'a [String],
     pub start_fen: Option<String>,
     /// Opening moves in UCI notation, played before the engines take over.
     pub opening: &'a [String],
@@ -97,6 +101,17 @@ pub struct GameSetup<'a> {
     pub resign: Option<ResignAdjudication>,
     pub maxmoves: u32,
     pub stall: Duration,
+}
+
+/// The referee's game at its start: `variant` with the match's rule switches, set through the
+/// engine's option table as an engine sets them.
+pub fn referee(
+    variant: &'static VariantInfo,
+    rules: &[String],
+) -> Result<Box<dyn Session>, OptionError> {
+    Ok(EngineState::for_tool(variant, rules)?
+        .session()
+        .clone_session())
 }
 
 /// One side's clock.
@@ -160,7 +175,14 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
         termination: Termination::Normal,
         broken: Vec::new(),
     };
-    let mut session = setup.variant.new_session();
+    let mut session = match referee(setup.variant, setup.rules) {
+        Ok(s) => s,
+        Err(e) => {
+            record.reason = format!("bad rule switch: {e}");
+            record.termination = Termination::Abandoned;
+            return record;
+        }
+    };
     if let Err(e) = session.set_position(setup.start_fen.as_deref(), &[], Notation::Uci) {
         record.reason = format!("bad start position: {e}");
         record.termination = Termination::Abandoned;

@@ -5,6 +5,7 @@ use super::args::{OpeningFormat, Openings, Settings, TournamentKind};
 use super::game::{play_game, GameRecord, GameResult, GameSetup};
 use super::pgn::{read_epd, read_pgn, write_game, Opening, OpeningError, PgnContext};
 use super::process::{EngineProcess, StartError};
+use crate::engine::options::OptionError;
 use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
 use crate::board::zobrist::SplitMix64;
 use crate::engine::registry::{self, VariantInfo};
@@ -42,6 +43,9 @@ pub enum MatchError {
     OpenPgn { file: String, error: std::io::Error },
     #[error("cannot write the PGN file: {0}")]
     WritePgn(std::io::Error),
+    /// A `-rule` the game does not have or a bad value.
+    #[error("-rule: {0}")]
+    Rule(#[from] OptionError),
 }
 
 /// One game of the schedule.
@@ -117,22 +121,23 @@ pub struct MatchSummary {
 
 /// Where openings come from while the schedule is built.
 struct OpeningSource {
+    /// The game at its start with the match's rule switches.
+    start: Box<dyn crate::engine::Session>,
     list: Vec<Opening>,
     next: usize,
     random_plies: Option<usize>,
     rng: SplitMix64,
-    variant: &'static VariantInfo,
 }
 
 impl OpeningSource {
     fn new(settings: &Settings, variant: &'static VariantInfo) -> Result<Self, MatchError> {
         let mut rng = SplitMix64::new(settings.seed ^ 0x6d61_7463_6821);
         let mut src = OpeningSource {
+            start: super::game::referee(variant, &settings.rules)?,
             list: Vec::new(),
             next: 0,
             random_plies: None,
             rng: rng.clone(),
-            variant,
         };
         match &settings.openings {
             Openings::None => {}
@@ -193,7 +198,7 @@ impl OpeningSource {
     /// `plies` random legal moves that do not end the game; tried again if they do.
     fn random_opening(&mut self, plies: usize) -> Opening {
         for _ in 0..100 {
-            let mut s = self.variant.new_session();
+            let mut s = self.start.clone_session();
             let mut moves = Vec::new();
             while moves.len() < plies && s.outcome().is_none() {
                 let legal = s.legal_moves(Notation::Uci);
@@ -391,6 +396,7 @@ impl Progress {
 pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
     let variant = registry::find(&settings.variant)
         .ok_or_else(|| MatchError::UnknownVariant(settings.variant.clone()))?;
+    super::game::referee(variant, &settings.rules)?;
     // Each engine must start and know the variant before any game is played.
     let mut names = Vec::new();
     for spec in &settings.engines {
@@ -702,6 +708,7 @@ fn play_one(
     let mut b = engines[job.black].take().expect("started");
     let setup = GameSetup {
         variant,
+        rules: &settings.rules,
         start_fen: job.opening.fen.clone(),
         opening: &job.opening.moves,
         players: [job.white, job.black],
