@@ -439,6 +439,12 @@ impl<'a, G: Game> Worker<'a, G> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_idx, report);
+                // The lines found so far, best first (as Stockfish does). Each line has its
+                // own search and window, so a later line can score above an earlier one; the
+                // set of moves in the first `pv_idx + 1` places stays the same, so the next
+                // line still searches the moves not yet shown. Stable: equal scores keep
+                // their order. With one line this is a no-op.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
