@@ -71,10 +71,32 @@ fn uci_lines_after_stop_come_from_the_last_completed_iteration() {
                 assert_eq!(same_line, same_move, "{delay} ms:\n{a}\n{b}\n{lines:#?}");
             }
         }
-        // The last line before bestmove is the best line, and its move is played.
+        // The final depth's lines come as one block, best first, with no line repeated after
+        // it: line 1 is the last line 1 shown, and its move is played.
         let last = infos.last().unwrap();
-        assert_eq!(field(last, "multipv"), Some("1"), "{lines:#?}");
-        assert_eq!(pv_first(last), best, "{lines:#?}");
+        assert_eq!(field(last, "multipv"), Some("3"), "{lines:#?}");
+        let line1 = at_last
+            .iter()
+            .rev()
+            .find(|l| field(l, "multipv") == Some("1"))
+            .unwrap_or_else(|| panic!("no line 1 at the last depth: {lines:#?}"));
+        assert_eq!(pv_first(line1), best, "{lines:#?}");
+        let score = |l: &str| -> i64 { field(l, "cp").map_or(0, |v| v.parse().unwrap()) };
+        let block = &infos[infos.len() - 3..];
+        for (k, l) in block.iter().enumerate() {
+            assert_eq!(field(l, "depth"), Some(last_depth), "{lines:#?}");
+            assert_eq!(
+                field(l, "multipv"),
+                Some(&*(k + 1).to_string()),
+                "{lines:#?}"
+            );
+        }
+        if block.iter().all(|l| field(l, "cp").is_some()) {
+            assert!(
+                score(block[0]) >= score(block[1]) && score(block[1]) >= score(block[2]),
+                "{lines:#?}"
+            );
+        }
     }
 }
 

@@ -65,6 +65,37 @@ fn perft_from_fen() {
     assert!(stdout(&o).contains("Nodes searched: 191"));
 }
 
+/// Cannon's tournament shift rule reaches perft through `--option`, with the count built by
+/// `--moves`: after three shifts of white's a-file cannon its two shifts (`a5a8`, `a7a4`) are
+/// gone with the switch on (docs/rules/cannon.md).
+#[test]
+fn perft_follows_the_cannon_shift_limit_switch() {
+    let fen = "4t5/s6s1s/9s/9s/5ss3/4S5/S5S3/S5S3/S1S3S3/1T8[] w - - 0 1";
+    for (value, nodes) in [("false", 25), ("true", 23)] {
+        let option = format!("CannonShiftLimit={value}");
+        let o = run(&[
+            "perft",
+            "--variant",
+            "cannon",
+            "--fen",
+            fen,
+            "--moves",
+            "a2a5 h9h8 a3a6 h8h7 a4a7 h7h6",
+            "--depth",
+            "1",
+            "--option",
+            &option,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("Nodes searched: {nodes}")),
+            "{option}: {out}"
+        );
+        assert_eq!(out.contains("a5a8"), value == "false", "{option}: {out}");
+    }
+}
+
 #[test]
 fn bad_input_gives_a_message_and_a_failure_code() {
     let cases: &[(&[&str], &str)] = &[

@@ -276,3 +276,162 @@ fn a_settled_mate_reports_the_depth_that_settled_it() {
     );
     assert_eq!((r.score, r.depth), (Score::Mate(1), 12));
 }
+
+/// A score as a number that orders like the scores themselves (mates beyond every centipawn
+/// score, shorter wins and longer losses better).
+fn rank(s: Score) -> i64 {
+    const FAR: i64 = 1 << 40;
+    match s {
+        Score::Cp(v) => i64::from(v),
+        Score::Mate(n) if n > 0 => FAR - i64::from(n),
+        Score::Mate(n) => -FAR - i64::from(n),
+    }
+}
+
+/// Positions of every registered game: the start and a few reached by random legal moves.
+fn positions_of_every_game(per_game: usize) -> Vec<Box<dyn cannonade::engine::Session>> {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    for v in cannonade::engine::VARIANTS {
+        for i in 0..per_game {
+            let mut s = v.new_session();
+            let plies = if i == 0 { 0 } else { 2 + next(14) };
+            for _ in 0..plies {
+                let moves = s.legal_moves(Notation::Uci);
+                if moves.is_empty() || s.outcome().is_some() {
+                    break;
+                }
+                s.play(&moves[next(moves.len())], Notation::Uci).unwrap();
+            }
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Searches `s` with `lines` MultiPV lines and returns the result and every info line, checking
+/// that the result comes last.
+fn analyse(
+    s: &dyn cannonade::engine::Session,
+    limits: &Limits,
+    lines: usize,
+) -> (search::SearchResult<String>, Vec<PvInfo<String>>) {
+    let tt = TranspositionTable::new(1);
+    let ctl = SearchControl::new(false);
+    let opts = SearchOptions {
+        multipv: lines,
+        ..SearchOptions::default()
+    };
+    let mut infos = Vec::new();
+    let mut done = None;
+    let r = s.search(limits, &opts, &tt, &ctl, Notation::Uci, &mut |rep| {
+        assert!(done.is_none(), "a report after the result");
+        match rep {
+            Report::Info(i) => infos.push(i),
+            Report::Done(d) => done = Some(d),
+        }
+    });
+    assert_eq!(done.as_ref(), Some(&r), "the result is reported");
+    (r, infos)
+}
+
+/// What every search's reports keep: no line is reported twice in a row, and the last line 1
+/// reported is the move played, exact.
+fn check_reports(fen: &str, r: &search::SearchResult<String>, infos: &[PvInfo<String>]) {
+    for w in infos.windows(2) {
+        assert!(!w[0].same_line(&w[1]), "{fen}: reported twice: {:?}", w[1]);
+    }
+    let last1 = infos
+        .iter()
+        .rev()
+        .find(|i| i.multipv == 1)
+        .expect("a line 1");
+    assert_eq!(last1.bound, None, "{fen}: {last1:?}");
+    assert_eq!(last1.pv.first(), r.best.as_ref(), "{fen}: {infos:#?}");
+    assert_eq!(last1.score, r.score, "{fen}");
+    assert_eq!(last1.depth, r.depth, "{fen}");
+}
+
+/// MultiPV analysis that can be trusted, in every game: each finished depth reports its lines
+/// once, as one block, best first by exact score, with distinct moves, and line 1 of the last
+/// depth is the move played. Nothing is reported twice in a row.
+#[test]
+fn multipv_lines_come_best_first_and_once_in_every_game() {
+    for s in positions_of_every_game(5) {
+        let fen = s.fen();
+        if s.outcome().is_some() {
+            continue;
+        }
+        let lines = s.legal_moves(Notation::Uci).len().min(3);
+        let depth = 4;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let (r, infos) = analyse(&*s, &limits, 3);
+        check_reports(&fen, &r, &infos);
+        let exact: Vec<&PvInfo<String>> = infos.iter().filter(|i| i.bound.is_none()).collect();
+        assert_eq!(exact.len(), depth as usize * lines, "{fen}: {infos:#?}");
+        for (d, block) in exact.chunks(lines).enumerate() {
+            for (k, i) in block.iter().enumerate() {
+                assert_eq!(i.depth, d as u32 + 1, "{fen}: {infos:#?}");
+                assert_eq!(i.multipv, k as u32 + 1, "{fen}: {infos:#?}");
+            }
+            for pair in block.windows(2) {
+                assert!(
+                    rank(pair[0].score) >= rank(pair[1].score),
+                    "{fen}: depth {}: line {} scores below line {}: {block:#?}",
+                    d + 1,
+                    pair[0].multipv,
+                    pair[1].multipv
+                );
+                assert_ne!(pair[0].pv.first(), pair[1].pv.first(), "{fen}");
+            }
+        }
+        assert_eq!(exact.last().unwrap().depth, r.depth);
+    }
+}
+
+/// Searches stopped anywhere (by a node limit), with one line or three: the last lines
+/// reported are those of the result, exact, best first, and never a repeat of the line just
+/// before.
+#[test]
+fn stopped_searches_end_with_the_lines_of_the_result() {
+    for (n, s) in positions_of_every_game(3).into_iter().enumerate() {
+        let fen = s.fen();
+        if s.outcome().is_some() {
+            continue;
+        }
+        for lines in [1, 3] {
+            let nodes = [30, 700, 5000][n % 3];
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let (r, infos) = analyse(&*s, &limits, lines);
+            check_reports(&fen, &r, &infos);
+            // The last block: every line of the result's depth reported after the last line 1.
+            let start = infos.iter().rposition(|i| i.multipv == 1).unwrap();
+            let block = &infos[start..];
+            for (k, i) in block.iter().enumerate() {
+                assert_eq!(
+                    (i.depth, i.multipv, i.bound),
+                    (r.depth, k as u32 + 1, None),
+                    "{fen}: {infos:#?}"
+                );
+            }
+            for pair in block.windows(2) {
+                assert!(
+                    rank(pair[0].score) >= rank(pair[1].score),
+                    "{fen}: {block:#?}"
+                );
+            }
+        }
+    }
+}

@@ -474,8 +474,23 @@ fn stop_isready_and_quit_are_answered_during_search() {
         "stop took {:?}",
         t.elapsed()
     );
-    assert!(lines.len() >= 2, "an info line precedes bestmove");
-    assert!(lines[lines.len() - 2].starts_with("info depth "));
+    // The last line shown is the result's line, and nothing else comes between it and
+    // bestmove. It may have come before `stop`: a completed iteration is not shown twice.
+    let all: Vec<&String> = before.iter().chain(&lines).collect();
+    let last_info = all
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .expect("an info line");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(last_info.contains(&format!(" pv {best}")), "{all:#?}");
+    assert!(!last_info.contains("bound "), "{all:#?}");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info depth ")),
+        "{lines:#?}"
+    );
     // An infinite search that reaches its depth limit still waits for stop.
     e.send("go infinite depth 2");
     thread::sleep(Duration::from_millis(100));

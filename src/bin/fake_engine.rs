@@ -5,7 +5,8 @@
 //!
 //! `--illegal` (plays a1a1), `--garbage` (plays "xyzzy"), `--nomove` (never answers),
 //! `--crash` (exits), `--slow MS` (waits before answering), `--resign` (resigns, XBoard),
-//! `--claim` (claims a draw before each move, XBoard), `--score CP` (reports this score),
+//! `--claim` (claims a draw before each move, XBoard), `--score CP` (reports this score; in UCI
+//! as MultiPV line 1, followed by a line 2 with the opposite score, which a match must ignore),
 //! `--prefer m1,m2,...`, `--name NAME`, `--after N`, `--novariants` (announces no variants),
 //! `--variantpath` (announces its variants only after `setoption name VariantPath`, as
 //! Fairy-Stockfish does for variants loaded from a file).
@@ -233,8 +234,12 @@ fn uci(f: &mut Fake, lines: &mut Lines) {
             Some("go") => match f.choose() {
                 Action::Move(m) => {
                     f.say(&format!(
-                        "info depth 1 score cp {} nodes 1 pv {m}",
+                        "info depth 1 multipv 1 score cp {} nodes 1 pv {m}",
                         f.flags.score
+                    ));
+                    f.say(&format!(
+                        "info depth 1 multipv 2 score cp {} nodes 1 pv {m}",
+                        -f.flags.score
                     ));
                     f.say(&format!("bestmove {m}"));
                 }

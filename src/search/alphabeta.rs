@@ -178,6 +178,9 @@ pub struct Worker<'a, G: Game> {
     pub nodes: u64,
     /// Depth of the last completed (or adopted) iteration.
     completed: u32,
+    /// How many lines (MultiPV) of that iteration are complete: all that were asked for, or
+    /// only the first when a first iteration was cut short.
+    pub lines: usize,
     seldepth: usize,
     stopped: bool,
     root_depth: i32,
@@ -238,6 +241,7 @@ impl<'a, G: Game> Worker<'a, G> {
             check_mask: check_interval(shared.node_limit, shared.counters.len()) - 1,
             nodes: 0,
             completed: 0,
+            lines: 1,
             seldepth: 0,
             stopped: false,
             root_depth: 0,
@@ -379,6 +383,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let best = f.root_moves.lock().unwrap_or_else(|e| e.into_inner());
         self.completed = f.depth();
         self.root_moves.clone_from(&best);
+        // The threads share a frontier only when they search one line.
+        self.lines = 1;
         true
     }
 
@@ -439,6 +445,12 @@ impl<'a, G: Game> Worker<'a, G> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_idx, report);
+                // The lines found so far, best first (as Stockfish does). Each line has its
+                // own search and window, so a later line can score above an earlier one; the
+                // set of moves in the first `pv_idx + 1` places stays the same, so the next
+                // line still searches the moves not yet shown. Stable: equal scores keep
+                // their order. With one line this is a no-op.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -448,7 +460,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     if self.completed == 0 && self.main.is_some() {
                         // A first iteration cut short counts as depth 1, with the best of the
                         // root moves searched (the first one always was, see `check_limits`).
+                        // Only its first line counts: the others may not have been searched.
                         self.completed = 1;
+                        self.lines = 1;
                     } else if let Some(last) = last_completed {
                         // The last completed iteration stands as it was: its ranking, scores
                         // and lines (with MultiPV, no move can then appear under two line
@@ -465,6 +479,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             self.completed = depth as u32;
+            self.lines = multipv;
             self.note_iteration();
             self.publish(self.completed);
             self.counters[self.id].store(self.nodes, Relaxed);

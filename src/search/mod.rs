@@ -99,6 +99,20 @@ impl<M> PvInfo<M> {
         (u128::from(self.nodes) * 1_000_000 / us) as u64
     }
 
+    /// Whether `other` tells the same as this line: the same depth, line number, score, bound
+    /// and moves (the node count, time and table use always move on).
+    pub fn same_line(&self, other: &PvInfo<M>) -> bool
+    where
+        M: PartialEq,
+    {
+        self.depth == other.depth
+            && self.seldepth == other.seldepth
+            && self.multipv == other.multipv
+            && self.score == other.score
+            && self.bound == other.bound
+            && self.pv == other.pv
+    }
+
     /// The same line with its moves converted.
     pub fn map_pv<N>(self, f: impl FnOnce(Vec<M>) -> Vec<N>) -> PvInfo<N> {
         PvInfo {

@@ -36,10 +36,12 @@ fn restrict_root<G: Game>(pos: &G, root: &mut G::Moves, search_moves: &[String])
 }
 
 /// Searches `pos` within `limits`, with `opts.threads` threads sharing `tt`, and returns the
-/// best move. `report` receives the `info` of every completed iteration, a last one, and then
-/// the result (`Report::Done`, before the helper threads are joined). Returns when a limit is reached or `ctl` is stopped; an infinite or ponder
-/// search that runs out of things to do waits for `stop` / `ponderhit` before returning, as UCI
-/// requires.
+/// best move. `report` receives the lines of every completed iteration (with MultiPV, all of
+/// them best first, line 1 being the move played), the lines of the result again only if what
+/// was last reported differs from them, and then the result (`Report::Done`, before the helper
+/// threads are joined). Returns when a limit is reached or `ctl` is stopped; an infinite or
+/// ponder search that runs out of things to do waits for `stop` / `ponderhit` before
+/// returning, as UCI requires.
 pub fn search<G: Game>(
     pos: &G,
     limits: &Limits,
@@ -117,22 +119,46 @@ pub fn search<G: Game>(
     thread::scope(|scope| {
         let run_main = || {
             let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
-            let mut depth = w.iterate(limits, opts.multipv, &mut |i| report(Report::Info(i)));
+            // The last line reported under each line number (what a GUI shows now).
+            let mut shown: Vec<Option<PvInfo<Move>>> = Vec::new();
+            let mut depth = w.iterate(limits, opts.multipv, &mut |i| {
+                let k = i.multipv as usize - 1;
+                if shown.len() <= k {
+                    shown.resize(k + 1, None);
+                }
+                shown[k] = Some(i.clone());
+                report(Report::Info(i));
+            });
             wait_for_release();
             // A helper may have finished a deeper iteration meanwhile.
             if w.adopt_frontier() {
                 depth = frontier.map_or(depth, |f| f.depth());
             }
-            let last = w.pv_info(0, depth, None);
+            // The lines of the result, best first. They are reported again only when what was
+            // last shown differs: nothing shown yet (a first iteration cut short), a bound of
+            // an iteration that did not finish, or a helper's deeper result. After a finished
+            // iteration they were all just reported, and a repeat would only show twice.
+            let lines: Vec<PvInfo<Move>> =
+                (0..w.lines).map(|i| w.pv_info(i, depth, None)).collect();
+            let up_to_date = lines.iter().enumerate().all(|(k, l)| {
+                shown
+                    .get(k)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|s| s.same_line(l))
+            });
             let rm = &w.root_moves[0];
             let r = SearchResult {
                 best: Some(rm.mv),
                 ponder: rm.pv.get(1).copied(),
-                score: last.score,
+                score: lines[0].score,
                 depth,
-                nodes: last.nodes,
+                nodes: lines[0].nodes,
             };
-            report(Report::Info(last));
+            if !up_to_date {
+                for l in lines {
+                    report(Report::Info(l));
+                }
+            }
             ctl.stop();
             report(Report::Done(r.clone()));
             r

@@ -10,6 +10,7 @@ pub mod nnue_features;
 mod notation;
 mod position;
 mod see;
+mod shift_limit;
 mod tables;
 
 #[cfg(test)]
@@ -18,6 +19,7 @@ mod tests;
 pub use fen::MAX_SOLDIERS;
 pub use movegen::TOWN_CODE;
 pub use position::CannonPosition;
+pub use shift_limit::MAX_SHIFTS;
 
 use crate::board::fen::diagram;
 use crate::board::{Color, Square};
@@ -38,11 +40,18 @@ pub const CANNON_MOVES: usize = MAX_SOLDIERS as usize * 21;
 pub type CannonMoves = ArrayVec<Move, CANNON_MOVES>;
 
 /// The rule switches of Cannon (its registry entry offers them).
-pub const CANNON_OPTIONS: &[RuleOption] = &[RuleOption {
-    name: "CannonClearShot",
-    default: false,
-    help: "A cannon shot at the third square also needs the second square empty (as Ludii plays)",
-}];
+pub const CANNON_OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "CannonClearShot",
+        default: false,
+        help: "A cannon shot at the third square also needs the second square empty (as Ludii plays)",
+    },
+    RuleOption {
+        name: "CannonShiftLimit",
+        default: false,
+        help: "Tournament rule: no cannon shifts more than three times in a row without a move of another cannon or soldier",
+    },
+];
 
 /// Value of a soldier for move ordering and evaluation.
 pub const SOLDIER_VALUE: i32 = 100;
@@ -64,16 +73,22 @@ impl Game for CannonPosition {
         if name.eq_ignore_ascii_case("CannonClearShot") {
             self.clear_shot = value;
             Ok(())
+        } else if name.eq_ignore_ascii_case("CannonShiftLimit") {
+            self.set_shift_limit(value);
+            Ok(())
         } else {
             Err(GameError::UnknownRuleOption {
                 name: name.to_string(),
-                hint: Some("Cannon has CannonClearShot"),
+                hint: Some("Cannon has CannonClearShot and CannonShiftLimit"),
             })
         }
     }
 
     fn with_fen(&self, fen: &str) -> Result<Self, FenError> {
-        CannonPosition::from_fen(fen, self.clear_shot)
+        let mut pos = CannonPosition::from_fen(fen, self.clear_shot)?;
+        // Every run of shifts starts empty.
+        pos.shift_limit = self.shift_limit;
+        Ok(pos)
     }
 
     fn to_fen(&self) -> String {

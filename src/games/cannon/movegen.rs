@@ -189,6 +189,9 @@ impl CannonPosition {
                 push_moves(out, reach.shot3 & enemy, d, 3, MoveKind::Shot);
             }
         }
+        if self.shift_limit && gen == Gen::All {
+            self.drop_barred_shifts(out);
+        }
     }
 
     /// What a cannon's shift and shots may cross when the empty squares are `empty`.

@@ -2,6 +2,7 @@
 //! history; make and unmake.
 
 use super::nnue_features::{change, Piece};
+use super::shift_limit::ShiftRun;
 use super::tables::{tables, Bb, CannonTables};
 use crate::board::{Color, Square};
 use crate::games::history;
@@ -23,6 +24,8 @@ pub(crate) struct Undo {
     pub taken: Taken,
     pub halfmove: u16,
     pub key: u64,
+    /// The mover's run of shifts before the move (tournament shift rule).
+    pub run: ShiftRun,
 }
 
 /// A position of Whitcher's Cannon.
@@ -36,6 +39,10 @@ pub struct CannonPosition {
     pub(crate) side: Color,
     /// The `CannonClearShot` switch: a third-square shot also needs the second square empty.
     pub(crate) clear_shot: bool,
+    /// The `CannonShiftLimit` switch: no cannon shifts a fourth time in a row.
+    pub(crate) shift_limit: bool,
+    /// Each side's run of shifts of one cannon; always empty with the switch off.
+    pub(crate) runs: [ShiftRun; 2],
     /// Plies since the last capture, shot or town placement: no earlier position can come back
     /// across one of those, so repetition looks no further.
     pub(crate) halfmove: u16,
@@ -58,6 +65,8 @@ impl CannonPosition {
             in_hand: [false; 2],
             side: Color::White,
             clear_shot: false,
+            shift_limit: false,
+            runs: [ShiftRun::NONE; 2],
             halfmove: 0,
             fullmove: 1,
             key: 0,
@@ -180,6 +189,7 @@ impl CannonPosition {
             taken: Taken::Nothing,
             halfmove: self.halfmove,
             key: self.key,
+            run: self.runs[us.index()],
         };
         self.dirty.clear();
         self.halfmove = self.halfmove.saturating_add(1);
@@ -201,6 +211,9 @@ impl CannonPosition {
                 self.remove_soldier(us, m.from());
                 self.put_soldier(us, m.to());
             }
+        }
+        if self.shift_limit {
+            self.note_shift_run(us, m);
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -239,6 +252,7 @@ impl CannonPosition {
         }
         self.halfmove = undo.halfmove;
         self.key = undo.key;
+        self.runs[us.index()] = undo.run;
     }
 
     /// Passes the turn (null-move pruning only).
@@ -249,6 +263,8 @@ impl CannonPosition {
             taken: Taken::Nothing,
             halfmove: self.halfmove,
             key: self.key,
+            // A pass is no move of the side's: its run stays.
+            run: ShiftRun::NONE,
         });
         self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
@@ -262,7 +278,7 @@ impl CannonPosition {
         self.key = undo.key;
     }
 
-    /// The key from scratch: pieces, towns in hand, side to move.
+    /// The key from scratch: pieces, towns in hand, side to move, runs of shifts.
     pub fn compute_key(&self) -> u64 {
         let keys = &self.t.keys;
         let mut k = 0;
@@ -276,6 +292,7 @@ impl CannonPosition {
             if self.in_hand[c.index()] {
                 k ^= keys.hand[c.index()];
             }
+            k ^= self.t.run_key(c, self.runs[c.index()]);
         }
         if self.side == Color::Black {
             k ^= keys.side;

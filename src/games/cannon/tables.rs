@@ -1,6 +1,7 @@
 //! What is computed once for the Cannon board: the 10x10 geometry, the Zobrist keys and the
 //! masks the move generator and evaluation use.
 
+use super::shift_limit::{CANNON_IDS, MAX_SHIFTS};
 use crate::board::geometry::{Offset, NORTH, SOUTH};
 use crate::board::zobrist::SplitMix64;
 use crate::board::{Bitboard, Color, Geometry, Square};
@@ -12,13 +13,16 @@ pub type Bb = Bitboard<u128>;
 pub const FILES: usize = 10;
 pub const RANKS: usize = 10;
 
-/// Zobrist keys: a soldier or a town of either colour on a square, a town in hand, the side.
+/// Zobrist keys: a soldier or a town of either colour on a square, a town in hand, the side,
+/// and a side's run of shifts of one cannon under the tournament shift rule (by count, 1 to 3,
+/// and cannon; see `shift_limit.rs`).
 #[derive(Debug)]
 pub struct CannonKeys {
     soldier: [[u64; FILES * RANKS]; 2],
     town: [[u64; FILES * RANKS]; 2],
     pub hand: [u64; 2],
     pub side: u64,
+    pub(crate) run: [[[u64; CANNON_IDS]; MAX_SHIFTS]; 2],
 }
 
 impl CannonKeys {
@@ -29,11 +33,19 @@ impl CannonKeys {
         for table in soldier.iter_mut().chain(town.iter_mut()) {
             table.copy_from_slice(&rng.keys(FILES * RANKS));
         }
+        let hand = [rng.next_u64(), rng.next_u64()];
+        let side = rng.next_u64();
+        // Drawn after the others, which stay what they were before the shift rule.
+        let mut run = [[[0; CANNON_IDS]; MAX_SHIFTS]; 2];
+        for table in run.iter_mut().flatten() {
+            table.copy_from_slice(&rng.keys(CANNON_IDS));
+        }
         CannonKeys {
             soldier,
             town,
-            hand: [rng.next_u64(), rng.next_u64()],
-            side: rng.next_u64(),
+            hand,
+            side,
+            run,
         }
     }
 

@@ -546,7 +546,7 @@ fn bad_fens_are_refused_with_a_reason() {
 #[test]
 fn the_switch_is_an_option_and_survives_new_fens() {
     let mut p = crate::engine::registry::new_game::<CannonPosition>("cannon").unwrap();
-    assert_eq!(CANNON_OPTIONS.len(), 1);
+    assert_eq!(CANNON_OPTIONS.len(), 2);
     assert_eq!(CANNON_OPTIONS[0].name, "CannonClearShot");
     assert!(!CANNON_OPTIONS[0].default);
     let e = p.set_rule_option("NoSuchRule", true).unwrap_err();

@@ -174,9 +174,10 @@ impl XBoard {
                         if info.depth == 0 || info.bound == Some(Bound::Lower) {
                             return;
                         }
-                        // The search repeats its best line when it ends: a line already shown
-                        // at this depth is not shown again. (With MultiPV every line of an
-                        // iteration is shown, best first.)
+                        // When it ends, the search sends its result's lines again if they
+                        // differ from the last ones sent (a helper thread's deeper line, say);
+                        // a line already shown at this depth is not shown twice. (With MultiPV
+                        // every line of an iteration is shown, best first.)
                         let key = (info.depth, info.multipv, info.pv.clone());
                         if info.bound.is_none() && show && !shown.contains(&key) {
                             say(&thinking_line(&info));

@@ -457,8 +457,12 @@ impl EngineProcess {
                 // `info string` is free text that may contain any word.
                 Some(&"info") if words.get(1) == Some(&"string") => {}
                 Some(&"info") => {
-                    // Bounds from a failed aspiration window are not the engine's opinion.
-                    if words.contains(&"lowerbound") || words.contains(&"upperbound") {
+                    // Bounds from a failed aspiration window are not the engine's opinion,
+                    // and neither are MultiPV lines after the first (an engine may end with
+                    // its last line, not its best).
+                    let other_line = words.windows(2).any(|w| w[0] == "multipv" && w[1] != "1");
+                    if words.contains(&"lowerbound") || words.contains(&"upperbound") || other_line
+                    {
                         continue;
                     }
                     for w in words.windows(3) {
