@@ -553,7 +553,7 @@ fn the_switch_is_an_option_and_survives_new_fens() {
     assert!(matches!(&e, GameError::UnknownRuleOption { name, .. } if name == "NoSuchRule"));
     assert_eq!(
         e.to_string(),
-        "unknown rule option 'NoSuchRule' (Cannon has CannonClearShot)"
+        "unknown rule option 'NoSuchRule' (Cannon has CannonClearShot and CannonShiftLimit)"
     );
     p.set_rule_option("CannonClearShot", true).unwrap();
     assert!(p.with_fen(start_fen()).unwrap().clear_shot());
