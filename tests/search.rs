@@ -435,3 +435,81 @@ fn stopped_searches_end_with_the_lines_of_the_result() {
         }
     }
 }
+
+/// A weakened search (`Skill`) in every game: its move is legal, the same seed repeats it, it
+/// goes no deeper than its level, and over many positions the lowest level does not always
+/// play the full engine's move (it chooses among its lines) while it never plays a move outside
+/// them.
+#[test]
+fn a_weak_level_plays_legal_repeatable_moves_among_its_lines_in_every_game() {
+    use cannonade::engine::VARIANTS;
+    use cannonade::search::Skill;
+    for info in VARIANTS {
+        let name = info.game.name;
+        let mut differs = 0;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for game in 0..12u64 {
+            let mut s = info.new_session();
+            for _ in 0..(4 + game % 6) {
+                let moves = s.legal_moves(Notation::Uci);
+                if moves.is_empty() || s.outcome().is_some() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = moves[(seed % moves.len() as u64) as usize].clone();
+                s.play(&m, Notation::Uci).unwrap();
+            }
+            if s.outcome().is_some() {
+                continue;
+            }
+            let search = |skill: Option<Skill>, multipv: usize| {
+                let opts = SearchOptions {
+                    skill,
+                    multipv,
+                    ..SearchOptions::default()
+                };
+                let tt = TranspositionTable::new(1);
+                let ctl = SearchControl::new(false);
+                let limits = Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                };
+                let mut infos = Vec::new();
+                let r = s.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |rep| {
+                    if let Report::Info(i) = rep {
+                        infos.push(i);
+                    }
+                });
+                (r, infos)
+            };
+            let weak = Skill::new(0.0, 7 + game);
+            let (a, infos) = search(weak, 1);
+            let (b, _) = search(weak, 1);
+            let best = a.best.clone().expect("a move");
+            assert!(
+                s.legal_moves(Notation::Uci).contains(&best),
+                "{name}: {best}"
+            );
+            assert_eq!(a.best, b.best, "{name}: the same seed, another move");
+            // Level 0 decides at depth 1 and shows only the lines asked for.
+            assert!(
+                infos.iter().all(|i| i.depth <= 1 && i.multipv == 1),
+                "{name}"
+            );
+            // Its move is one of the four best lines of a depth-1 search.
+            let (_, full) = search(None, 4);
+            let top: Vec<&String> = full
+                .iter()
+                .filter(|i| i.depth == 1)
+                .filter_map(|i| i.pv.first())
+                .collect();
+            assert!(top.contains(&&best), "{name}: {best} not among {top:?}");
+            if top.first() != Some(&&best) {
+                differs += 1;
+            }
+        }
+        assert!(differs > 0, "{name}: level 0 always played the best line");
+    }
+}

@@ -712,3 +712,46 @@ fn eval_material_only_scores_material_alone() {
     assert_eq!(material, "cp 1025");
     e.quit();
 }
+
+/// The strength options in every game: at the weakest `UCI_Elo` and at `Skill Level` 3 the
+/// engine plays a game's first moves legally and well within a short clock.
+#[test]
+fn weak_levels_play_legal_moves_in_time_in_every_game() {
+    let mut e = Engine::uci();
+    for info in cannonade::engine::VARIANTS {
+        for (option, value) in [("UCI_LimitStrength", "true"), ("Skill Level", "3")] {
+            e.send(&format!(
+                "setoption name UCI_Variant value {}",
+                info.game.name
+            ));
+            e.send("setoption name UCI_LimitStrength value false");
+            e.send("setoption name UCI_Elo value 500");
+            e.send(&format!("setoption name {option} value {value}"));
+            e.send("ucinewgame");
+            let mut moves: Vec<String> = Vec::new();
+            for _ in 0..8 {
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                let legal = e.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let t = Instant::now();
+                let lines = e.go("wtime 400 btime 400 winc 5 binc 5");
+                assert!(
+                    t.elapsed() < Duration::from_millis(400),
+                    "{}: {:?}",
+                    info.game.name,
+                    t.elapsed()
+                );
+                let m = bestmove(&lines);
+                assert!(
+                    legal.contains(&m),
+                    "{}: {m} not in {legal:?}",
+                    info.game.name
+                );
+                moves.push(m);
+            }
+        }
+    }
+    e.quit();
+}

@@ -10,7 +10,7 @@ use crate::engine::registry::{self, VARIANTS};
 use crate::engine::state::EngineState;
 use crate::engine::text::clip;
 use crate::games::RuleOption;
-use crate::search::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::{skill, DEFAULT_MOVE_OVERHEAD_MS};
 use std::sync::LazyLock;
 use std::time::Duration;
 use thiserror::Error;
@@ -29,6 +29,12 @@ pub const EVAL_MATERIAL_ONLY: &str = "EvalMaterialOnly";
 pub const USE_NNUE: &str = "Use NNUE";
 /// A net file to evaluate the current variant with.
 pub const EVAL_FILE: &str = "EvalFile";
+/// Strength levels: Stockfish's names, so that GUIs that offer levels find them.
+pub const SKILL_LEVEL: &str = "Skill Level";
+pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+pub const UCI_ELO: &str = "UCI_Elo";
+/// The `UCI_Elo` a new engine starts with (used once `UCI_LimitStrength` is on).
+pub const DEFAULT_ELO: i64 = 1500;
 
 /// The table size a new engine starts with, in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -370,6 +376,50 @@ fn build() -> Vec<EngineOption> {
                         name,
                         reason: e.to_string(),
                     })
+            },
+        },
+        EngineOption {
+            name: SKILL_LEVEL,
+            kind: OptionType::Spin {
+                default: 20,
+                min: 0,
+                max: 20,
+            },
+            help: "strength from 0 (weakest) to 20 (full); UCI_LimitStrength overrides it",
+            needs_idle: false,
+            apply: |s, _, v| {
+                let OptionValue::Spin(level) = v else {
+                    unreachable!("a spin's value is a number")
+                };
+                s.set_skill_level(level);
+                Ok(Changed::Nothing)
+            },
+        },
+        EngineOption {
+            name: UCI_LIMIT_STRENGTH,
+            kind: OptionType::Check { default: false },
+            help: "play at the strength UCI_Elo names",
+            needs_idle: false,
+            apply: |s, _, v| {
+                s.set_limit_strength(as_bool(&v));
+                Ok(Changed::Nothing)
+            },
+        },
+        EngineOption {
+            name: UCI_ELO,
+            kind: OptionType::Spin {
+                default: DEFAULT_ELO,
+                min: skill::MIN_ELO,
+                max: skill::MAX_ELO,
+            },
+            help: "the strength UCI_LimitStrength plays at, on chess's rating scale (CCRL)",
+            needs_idle: false,
+            apply: |s, _, v| {
+                let OptionValue::Spin(elo) = v else {
+                    unreachable!("a spin's value is a number")
+                };
+                s.set_elo(elo);
+                Ok(Changed::Nothing)
             },
         },
     ];

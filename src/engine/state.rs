@@ -14,6 +14,7 @@ use crate::engine::registry::{self, VariantInfo};
 use crate::engine::Session;
 use crate::games::GameError;
 use crate::nnue::{NetError, Network};
+use crate::search::skill::{self, Skill};
 use crate::search::{SearchOptions, TableError, TranspositionTable};
 use std::fmt;
 use std::path::Path;
@@ -100,6 +101,14 @@ pub struct EngineState {
     opts: SearchOptions,
     /// The `Ponder` option: only tells that the GUI may send ponder searches.
     ponder: bool,
+    /// `Skill Level` (0-20), `UCI_LimitStrength` and `UCI_Elo`; the search options' skill
+    /// follows them.
+    skill_level: i64,
+    limit_strength: bool,
+    elo: i64,
+    /// Where a weakened search's choices start from: drawn when the engine starts and for each
+    /// new game, so that games differ; the same seed repeats them.
+    skill_seed: u64,
     /// The `Use NNUE` option.
     use_nnue: bool,
     /// The user turned `Use NNUE` on (rather than leaving the default): only then is a
@@ -130,6 +139,10 @@ impl EngineState {
             hash_mb: DEFAULT_HASH_MB,
             opts: SearchOptions::default(),
             ponder: false,
+            skill_level: 20,
+            limit_strength: false,
+            elo: options::DEFAULT_ELO,
+            skill_seed: fresh_seed(),
             use_nnue: USE_NNUE_DEFAULT,
             nnue_asked: false,
             net: None,
@@ -222,6 +235,41 @@ impl EngineState {
 
     pub(crate) fn set_ponder(&mut self, on: bool) {
         self.ponder = on;
+    }
+
+    pub(crate) fn set_skill_level(&mut self, level: i64) {
+        self.skill_level = level;
+        self.sync_skill();
+    }
+
+    pub(crate) fn set_limit_strength(&mut self, on: bool) {
+        self.limit_strength = on;
+        self.sync_skill();
+    }
+
+    pub(crate) fn set_elo(&mut self, elo: i64) {
+        self.elo = elo;
+        self.sync_skill();
+    }
+
+    /// The level the engine plays at: from `UCI_Elo` when `UCI_LimitStrength` is on (as
+    /// Stockfish does), else `Skill Level`; 20 is full strength.
+    pub fn skill_level(&self) -> f64 {
+        if self.limit_strength {
+            skill::level_for_elo(self.elo)
+        } else {
+            self.skill_level as f64
+        }
+    }
+
+    /// A new seed for a weakened search's choices (a new game); `Some` seed repeats a game.
+    pub fn reseed(&mut self, seed: Option<u64>) {
+        self.skill_seed = seed.unwrap_or_else(fresh_seed);
+        self.sync_skill();
+    }
+
+    fn sync_skill(&mut self) {
+        self.opts.skill = Skill::new(self.skill_level(), self.skill_seed);
     }
 
     /// Sets the option `name` (any case) from its text, as a GUI or a command line sends it
@@ -493,6 +541,14 @@ impl EngineState {
         self.choose_net();
         Ok(())
     }
+}
+
+/// A seed that differs from run to run (the clock's nanoseconds and the process id).
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 #[cfg(test)]

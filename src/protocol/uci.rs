@@ -191,6 +191,8 @@ impl Uci {
             "ucinewgame" => {
                 self.stop_search();
                 self.state.clear_table();
+                // A weakened engine chooses afresh in each game.
+                self.state.reseed(None);
             }
             "setoption" => {
                 self.stop_search();

@@ -17,11 +17,13 @@ mod eval_cache;
 pub mod limits;
 mod nnue_stack;
 pub mod ordering;
+pub mod skill;
 pub mod smp;
 pub mod time;
 pub mod tt;
 
 pub use limits::Limits;
+pub use skill::Skill;
 pub use smp::search;
 pub use tt::{Bound, TableError, TranspositionTable};
 
@@ -190,6 +192,8 @@ pub struct SearchOptions {
     /// Evaluate with this net instead of [`crate::games::Game::evaluate`] (the `Use NNUE`
     /// option with a net loaded for the game searched). A net of another game is ignored.
     pub nnue: Option<Arc<Network>>,
+    /// Play below full strength (`Skill Level`, `UCI_LimitStrength`): `None` is the full engine.
+    pub skill: Option<Skill>,
 }
 
 impl Default for SearchOptions {
@@ -200,6 +204,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             material_only: false,
             nnue: None,
+            skill: None,
         }
     }
 }

@@ -89,6 +89,18 @@ pub fn search<G: Game>(
         return r;
     }
 
+    // A weakened search (see `skill`) goes no deeper than its level and looks at more lines
+    // than it shows, to choose among them at the end.
+    let limits = &match opts.skill {
+        Some(skill) => Limits {
+            depth: Some(limits.depth.map_or(skill.depth(), |d| d.min(skill.depth()))),
+            ..limits.clone()
+        },
+        None => limits.clone(),
+    };
+    let lines = opts
+        .skill
+        .map_or(opts.multipv, |s| opts.multipv.max(s.lines()));
     let mut root = G::Moves::default();
     pos.legal_moves(&mut root);
     restrict_root(pos, &mut root, &limits.search_moves);
@@ -99,7 +111,7 @@ pub fn search<G: Game>(
     // With several lines (MultiPV) the helpers search only the best one, so their results are
     // not interchangeable with the main thread's: they then help through the table only.
     let frontier = Frontier::default();
-    let frontier = (opts.multipv <= 1).then_some(&frontier);
+    let frontier = (lines <= 1).then_some(&frontier);
     let budget = time::budget(limits, opts.move_overhead);
     let shared = Shared {
         tt,
@@ -121,7 +133,11 @@ pub fn search<G: Game>(
             let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
             // The last line reported under each line number (what a GUI shows now).
             let mut shown: Vec<Option<PvInfo<Move>>> = Vec::new();
-            let mut depth = w.iterate(limits, opts.multipv, &mut |i| {
+            let mut depth = w.iterate(limits, lines, &mut |i| {
+                // Lines a weakened search looks at beyond those asked for are not shown.
+                if i.multipv as usize > opts.multipv {
+                    return;
+                }
                 let k = i.multipv as usize - 1;
                 if shown.len() <= k {
                     shown.resize(k + 1, None);
@@ -138,19 +154,30 @@ pub fn search<G: Game>(
             // last shown differs: nothing shown yet (a first iteration cut short), a bound of
             // an iteration that did not finish, or a helper's deeper result. After a finished
             // iteration they were all just reported, and a repeat would only show twice.
-            let lines: Vec<PvInfo<Move>> =
-                (0..w.lines).map(|i| w.pv_info(i, depth, None)).collect();
+            let shown_lines = w.lines.min(opts.multipv.max(1));
+            let lines: Vec<PvInfo<Move>> = (0..shown_lines)
+                .map(|i| w.pv_info(i, depth, None))
+                .collect();
             let up_to_date = lines.iter().enumerate().all(|(k, l)| {
                 shown
                     .get(k)
                     .and_then(Option::as_ref)
                     .is_some_and(|s| s.same_line(l))
             });
-            let rm = &w.root_moves[0];
+            // The move played: the best line, or a weakened search's choice among its lines.
+            let chosen = opts.skill.map_or(0, |skill| {
+                let scores: Vec<i32> = w.root_moves[..w.lines].iter().map(|rm| rm.score).collect();
+                skill.pick(&scores, pos.key())
+            });
+            let rm = &w.root_moves[chosen];
             let r = SearchResult {
                 best: Some(rm.mv),
                 ponder: rm.pv.get(1).copied(),
-                score: lines[0].score,
+                score: if chosen == 0 {
+                    lines[0].score
+                } else {
+                    w.pv_info(chosen, depth, None).score
+                },
                 depth,
                 nodes: lines[0].nodes,
             };

@@ -34,6 +34,8 @@ impl XBoard {
         self.clock.mine = None;
         self.clock.theirs = None;
         self.state.clear_table();
+        // A weakened engine chooses afresh in each game.
+        self.state.reseed(None);
         if let Err(e) = self.reset_game(registry::default_variant()) {
             say(&format!("Error ({e}): new"));
         }
