@@ -6,6 +6,7 @@ pub mod datagen;
 pub mod legal;
 pub mod r#match;
 pub mod openings;
+pub mod pgn;
 pub mod progress;
 pub mod train;
 pub mod tune;

@@ -4,8 +4,8 @@
 use super::game::GameRecord;
 use super::process::Score;
 use crate::engine::registry::VariantInfo;
-use crate::engine::Session;
-use crate::games::{GameError, MoveError, Notation};
+use crate::games::{GameError, Notation};
+use crate::tools::pgn::read_games;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime};
 
@@ -240,292 +240,26 @@ pub fn read_pgn(
     variant: &'static VariantInfo,
     plies: Option<usize>,
 ) -> Result<Vec<Opening>, OpeningError> {
-    let mut out = Vec::new();
-    let mut fen: Option<String> = None;
-    let mut movetext = String::new();
-    let mut in_moves = false;
-    // The line (from 1) on which the game being read starts; 0 before its first line.
-    let mut start = 0;
-    let flush =
-        |fen: &mut Option<String>, movetext: &mut String, out: &mut Vec<Opening>, line: usize| {
-            if movetext.trim().is_empty() && fen.is_none() {
-                return Ok(());
-            }
-            let o = parse_game(fen.take(), movetext, variant, plies).map_err(|error| {
-                OpeningError::Game {
-                    game: out.len() + 1,
-                    line,
-                    error,
-                }
-            })?;
-            out.push(o);
-            movetext.clear();
-            Ok::<(), OpeningError>(())
-        };
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            if in_moves {
-                flush(&mut fen, &mut movetext, &mut out, start)?;
-                in_moves = false;
-                start = 0;
-            }
-            if start == 0 {
-                start = i + 1;
-            }
-            if let Some(v) = tag_value(t, "FEN") {
-                fen = Some(v);
-            }
-        } else if !t.is_empty() && !t.starts_with('%') {
-            if start == 0 {
-                start = i + 1;
-            }
-            in_moves = true;
-            movetext += t;
-            movetext.push('\n');
-        }
-    }
-    flush(&mut fen, &mut movetext, &mut out, start)?;
-    Ok(out)
-}
-
-fn tag_value(line: &str, name: &str) -> Option<String> {
-    let inner = line.trim_start_matches('[').trim_end_matches(']');
-    let (n, v) = inner.split_once(char::is_whitespace)?;
-    (n == name).then(|| v.trim().trim_matches('"').replace("\\\"", "\""))
-}
-
-/// Plays the movetext of one game on the variant, returning its moves in UCI notation.
-fn parse_game(
-    fen: Option<String>,
-    movetext: &str,
-    variant: &'static VariantInfo,
-    plies: Option<usize>,
-) -> Result<Opening, GameError> {
-    let mut session = variant.new_session();
-    session.set_position(fen.as_deref(), &[], Notation::Uci)?;
-    let mut moves = Vec::new();
-    let limit = plies.unwrap_or(usize::MAX);
-    for tok in movetext_tokens(movetext) {
-        if moves.len() >= limit {
-            break;
-        }
-        let mv = find_move(session.as_ref(), &tok).ok_or_else(|| MoveError {
-            text: tok.clone(),
-            fen: session.fen(),
-            index: None,
-        })?;
-        session.play(&mv, Notation::Uci)?;
-        moves.push(mv);
-    }
-    Ok(Opening { fen, moves })
-}
-
-/// The move words of PGN movetext.
-fn movetext_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut word = String::new();
-    let push = |w: &mut String, out: &mut Vec<String>| {
-        let is_result = matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
-        let t = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if !t.is_empty() && !t.starts_with('$') && !is_result && !w.ends_with('.') {
-            out.push(t.to_string());
-        }
-        w.clear();
-    };
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_comment {
-            in_comment = c != '}';
-            continue;
-        }
-        match c {
-            '{' => {
-                push(&mut word, &mut out);
-                in_comment = true;
-            }
-            ';' => {
-                push(&mut word, &mut out);
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => {
-                push(&mut word, &mut out);
-                depth += 1;
-            }
-            ')' => {
-                word.clear();
-                depth = depth.saturating_sub(1);
-            }
-            c if c.is_whitespace() => {
-                if depth == 0 {
-                    push(&mut word, &mut out);
-                } else {
-                    word.clear();
-                }
-            }
-            c => {
-                if depth == 0 {
-                    word.push(c);
-                }
-            }
-        }
-    }
-    if depth == 0 {
-        push(&mut word, &mut out);
-    }
-    out
-}
-
-/// A PGN move word as a UCI move string of the position: coordinates or SAN (check marks,
-/// annotation marks and `0-0` for `O-O` tolerated).
-fn find_move(session: &dyn Session, word: &str) -> Option<String> {
-    if let Ok(t) = session.move_text(word, Notation::Uci) {
-        return Some(t.uci);
-    }
-    let plain = |s: &str| {
-        s.trim_end_matches(['+', '#', '!', '?'])
-            .replace('0', "O")
-            .to_string()
-    };
-    let want = plain(word);
-    let legal = session.legal_moves(Notation::Uci);
-    let texts: Vec<(String, String)> = legal
+    read_games(text)
         .into_iter()
-        .filter_map(|m| {
-            session
-                .move_text(&m, Notation::Uci)
-                .ok()
-                .map(|t| (m, t.pgn))
+        .map(|g| {
+            let fen = g.tag("FEN").map(str::to_string);
+            g.moves(variant.new_session().as_ref(), plies)
+                .map(|moves| Opening { fen, moves })
+                .map_err(|error| OpeningError::Game {
+                    game: g.number,
+                    line: g.line,
+                    error,
+                })
         })
-        .collect();
-    if let Some((m, _)) = texts.iter().find(|(_, pgn)| plain(pgn) == want) {
-        return Some(m.clone());
-    }
-    short_form_move(&texts, &plain(word))
-}
-
-/// A move written in the long form (`Se1d2`, `Se3xe5-e3`) read from a shorter one: XBoard's
-/// PGN writer names a piece of a game it does not know by the origin only as far as its own
-/// idea of the piece needs (`Sa4`, `Sgh4`, `S1j2`, `Sxg5`), and its idea of a Cannon soldier is
-/// a one-step mover. So where the short form fits several legal moves, the one-step one is
-/// meant. Games whose PGN moves do not name the origin (SAN) are not read this way.
-fn short_form_move(texts: &[(String, String)], word: &str) -> Option<String> {
-    let w = LongForm::parse(word)?;
-    let fits: Vec<(&String, LongForm)> = texts
-        .iter()
-        .filter_map(|(m, pgn)| Some((m, LongForm::parse(pgn)?)))
-        .filter(|(_, c)| {
-            c.from.is_some_and(|(f, r)| {
-                w.piece == c.piece
-                    && w.to == c.to
-                    && w.capture == c.capture
-                    && w.tail == c.tail
-                    && w.from_file.is_none_or(|wf| wf == f)
-                    && w.from_rank.is_none_or(|wr| wr == r)
-            })
-        })
-        .collect();
-    let step = |c: &LongForm| {
-        c.from
-            .is_some_and(|(f, r)| f.abs_diff(c.to.0) <= 1 && r.abs_diff(c.to.1) <= 1)
-    };
-    match fits.as_slice() {
-        [(m, _)] => Some((*m).clone()),
-        _ => {
-            let mut steps = fits.iter().filter(|(_, c)| step(c));
-            match (steps.next(), steps.next()) {
-                (Some((m, _)), None) => Some((*m).clone()),
-                _ => None,
-            }
-        }
-    }
-}
-
-/// A piece move in long or short algebraic form: piece letter, what is given of the origin,
-/// `x`, destination, and anything after it (a shot's way back, `-e3`). Squares are (file
-/// letter index, rank number as written).
-#[derive(Debug, PartialEq)]
-struct LongForm {
-    piece: char,
-    from: Option<(u32, u32)>,
-    from_file: Option<u32>,
-    from_rank: Option<u32>,
-    capture: bool,
-    to: (u32, u32),
-    tail: String,
-}
-
-impl LongForm {
-    fn parse(s: &str) -> Option<LongForm> {
-        let mut chars = s.chars();
-        let piece = chars.next().filter(char::is_ascii_uppercase)?;
-        let rest = chars.as_str();
-        // The destination is the last square before the tail (`-` and what follows).
-        let (body, tail) = match rest.find('-') {
-            Some(i) => (&rest[..i], rest[i..].to_string()),
-            None => (rest, String::new()),
-        };
-        let squares = |t: &str| -> Option<Vec<(Option<u32>, Option<u32>)>> {
-            // Splits "e1f2", "gh4", "1j2", "h4" into parts: a file letter with or without its
-            // rank, or a lone rank.
-            let b = t.as_bytes();
-            let mut out = Vec::new();
-            let mut i = 0;
-            while i < b.len() {
-                let file = b[i].is_ascii_lowercase().then(|| u32::from(b[i] - b'a'));
-                if file.is_some() {
-                    i += 1;
-                }
-                let start = i;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-                let rank = t[start..i].parse().ok();
-                if file.is_none() && rank.is_none() {
-                    return None;
-                }
-                out.push((file, rank));
-            }
-            Some(out)
-        };
-        let (before, capture, after) = match body.split_once('x') {
-            Some((a, b)) => (a, true, b),
-            None => ("", false, body),
-        };
-        let mut parts = squares(before)?;
-        parts.extend(squares(after)?);
-        let (to_file, to_rank) = parts.pop()?;
-        let to = (to_file?, to_rank?);
-        let (from_file, from_rank) = match parts.as_slice() {
-            [] => (None, None),
-            [(f, r)] => (*f, *r),
-            _ => return None,
-        };
-        if !capture && after.is_empty() {
-            return None;
-        }
-        Some(LongForm {
-            piece,
-            from: from_file.zip(from_rank),
-            from_file,
-            from_rank,
-            capture,
-            to,
-            tail,
-        })
-    }
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::registry;
+    use crate::games::MoveError;
 
     #[test]
     fn game_times_are_written_as_cutechess_does() {
@@ -534,14 +268,6 @@ mod tests {
         assert_eq!(pgn_timestamp(t), "2021-03-04T05:06:07.089 UTC");
         assert_eq!(pgn_duration(Duration::from_millis(3_723_999)), "01:02:03");
         assert_eq!(pgn_duration(Duration::from_millis(59_500)), "00:00:59");
-    }
-
-    #[test]
-    fn movetext_skips_comments_variations_and_numbers() {
-        let t =
-            movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
-        assert_eq!(t, vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
-        assert_eq!(movetext_tokens("12...Nf6 13.O-O"), vec!["Nf6", "O-O"]);
     }
 
     #[test]
@@ -607,10 +333,6 @@ mod tests {
         assert_eq!(o[0].moves, vec!["T@b1", "T@c10", "a2b3", "d9d6", "c2c5"]);
         // Too little of the origin for one step: c1 or e1 to d2.
         assert!(read_pgn("1. T@b0 T@c9 2. Sd2 *", cannon, None).is_err());
-        assert_eq!(LongForm::parse("Sgh4").unwrap().from_file, Some(6));
-        assert_eq!(LongForm::parse("S5xh5").unwrap().from_rank, Some(5));
-        assert_eq!(LongForm::parse("Se3xe5-e3").unwrap().tail, "-e3");
-        assert_eq!(LongForm::parse("O-O"), None);
     }
 
     #[test]

@@ -1,0 +1,371 @@
+//! Reading games from PGN files: the tags and the moves of each game, read with the game's own
+//! move strings (coordinates, SAN where the game has it, and the short forms XBoard writes for
+//! games it does not know). Used by the match runner (openings) and `cannonade analyse`.
+//!
+//! A file is split into games without knowing the variant; each game is then played on the
+//! variant's start (or its `FEN` tag), so one bad game is reported with its number and line
+//! and the others are still read.
+
+use crate::engine::Session;
+use crate::games::{GameError, MoveError, Notation};
+
+/// One game of a PGN file as written: its number in the file (from 1), the line it starts on
+/// (from 1), its tags and its movetext.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    pub number: usize,
+    pub line: usize,
+    pub tags: Vec<(String, String)>,
+    pub movetext: String,
+}
+
+impl RawGame {
+    /// The value of tag `name`, if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The game's moves in UCI notation, played from `start` (a game at the variant's start; the
+    /// game's `FEN` tag replaces its position): at most `plies` of them. An error names the move
+    /// the game refuses and the position it was played in.
+    pub fn moves(
+        &self,
+        start: &dyn Session,
+        plies: Option<usize>,
+    ) -> Result<Vec<String>, GameError> {
+        let mut session = start.clone_session();
+        session.set_position(self.tag("FEN"), &[], Notation::Uci)?;
+        let mut moves = Vec::new();
+        let limit = plies.unwrap_or(usize::MAX);
+        for tok in movetext_tokens(&self.movetext) {
+            if moves.len() >= limit {
+                break;
+            }
+            let mv = find_move(session.as_ref(), &tok).ok_or_else(|| MoveError {
+                text: tok.clone(),
+                fen: session.fen(),
+                index: None,
+            })?;
+            session.play(&mv, Notation::Uci)?;
+            moves.push(mv);
+        }
+        Ok(moves)
+    }
+
+    /// The result written at the end of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), else the
+    /// `Result` tag, else `*`.
+    pub fn result(&self) -> &str {
+        let last = self.movetext.split_whitespace().last().unwrap_or("");
+        match last {
+            "1-0" | "0-1" | "1/2-1/2" | "*" => last,
+            _ => self.tag("Result").unwrap_or("*"),
+        }
+    }
+}
+
+/// Splits a PGN file into its games (tag section and movetext), numbering them from 1 and
+/// remembering the line each starts on. Lines starting with `%` are skipped.
+pub fn read_games(text: &str) -> Vec<RawGame> {
+    let mut out = Vec::new();
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    let mut in_moves = false;
+    // The line (from 1) on which the game being read starts; 0 before its first line.
+    let mut start = 0;
+    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String, line: usize| {
+        if movetext.trim().is_empty() && tags.is_empty() {
+            return;
+        }
+        out.push(RawGame {
+            number: out.len() + 1,
+            line,
+            tags: std::mem::take(tags),
+            movetext: std::mem::take(movetext),
+        });
+    };
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if in_moves {
+                flush(&mut tags, &mut movetext, start);
+                in_moves = false;
+                start = 0;
+            }
+            if start == 0 {
+                start = i + 1;
+            }
+            if let Some(tag) = parse_tag(t) {
+                tags.push(tag);
+            }
+        } else if !t.is_empty() && !t.starts_with('%') {
+            if start == 0 {
+                start = i + 1;
+            }
+            in_moves = true;
+            movetext += t;
+            movetext.push('\n');
+        }
+    }
+    flush(&mut tags, &mut movetext, start);
+    out
+}
+
+/// `[Name "value"]` as (name, value), with PGN's escapes undone.
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.trim_start_matches('[').trim_end_matches(']');
+    let (n, v) = inner.split_once(char::is_whitespace)?;
+    let v = v.trim();
+    // One quote each side: an escaped quote at the end of the value is the value's.
+    let v = v.strip_prefix('"').unwrap_or(v);
+    let v = v.strip_suffix('"').unwrap_or(v);
+    let v = v.replace("\\\"", "\"").replace("\\\\", "\\");
+    Some((n.to_string(), v))
+}
+
+/// The move words of PGN movetext.
+pub fn movetext_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut word = String::new();
+    let push = |w: &mut String, out: &mut Vec<String>| {
+        let is_result = matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
+        let t = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if !t.is_empty() && !t.starts_with('$') && !is_result && !w.ends_with('.') {
+            out.push(t.to_string());
+        }
+        w.clear();
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_comment {
+            in_comment = c != '}';
+            continue;
+        }
+        match c {
+            '{' => {
+                push(&mut word, &mut out);
+                in_comment = true;
+            }
+            ';' => {
+                push(&mut word, &mut out);
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                push(&mut word, &mut out);
+                depth += 1;
+            }
+            ')' => {
+                word.clear();
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_whitespace() => {
+                if depth == 0 {
+                    push(&mut word, &mut out);
+                } else {
+                    word.clear();
+                }
+            }
+            c => {
+                if depth == 0 {
+                    word.push(c);
+                }
+            }
+        }
+    }
+    if depth == 0 {
+        push(&mut word, &mut out);
+    }
+    out
+}
+
+/// A PGN move word as a UCI move string of the position: coordinates or SAN (check marks,
+/// annotation marks and `0-0` for `O-O` tolerated).
+pub fn find_move(session: &dyn Session, word: &str) -> Option<String> {
+    if let Ok(t) = session.move_text(word, Notation::Uci) {
+        return Some(t.uci);
+    }
+    let plain = |s: &str| {
+        s.trim_end_matches(['+', '#', '!', '?'])
+            .replace('0', "O")
+            .to_string()
+    };
+    let want = plain(word);
+    let legal = session.legal_moves(Notation::Uci);
+    let texts: Vec<(String, String)> = legal
+        .into_iter()
+        .filter_map(|m| {
+            session
+                .move_text(&m, Notation::Uci)
+                .ok()
+                .map(|t| (m, t.pgn))
+        })
+        .collect();
+    if let Some((m, _)) = texts.iter().find(|(_, pgn)| plain(pgn) == want) {
+        return Some(m.clone());
+    }
+    short_form_move(&texts, &plain(word))
+}
+
+/// A move written in the long form (`Se1d2`, `Se3xe5-e3`) read from a shorter one: XBoard's
+/// PGN writer names a piece of a game it does not know by the origin only as far as its own
+/// idea of the piece needs (`Sa4`, `Sgh4`, `S1j2`, `Sxg5`), and its idea of a Cannon soldier is
+/// a one-step mover. So where the short form fits several legal moves, the one-step one is
+/// meant. Games whose PGN moves do not name the origin (SAN) are not read this way.
+fn short_form_move(texts: &[(String, String)], word: &str) -> Option<String> {
+    let w = LongForm::parse(word)?;
+    let fits: Vec<(&String, LongForm)> = texts
+        .iter()
+        .filter_map(|(m, pgn)| Some((m, LongForm::parse(pgn)?)))
+        .filter(|(_, c)| {
+            c.from.is_some_and(|(f, r)| {
+                w.piece == c.piece
+                    && w.to == c.to
+                    && w.capture == c.capture
+                    && w.tail == c.tail
+                    && w.from_file.is_none_or(|wf| wf == f)
+                    && w.from_rank.is_none_or(|wr| wr == r)
+            })
+        })
+        .collect();
+    let step = |c: &LongForm| {
+        c.from
+            .is_some_and(|(f, r)| f.abs_diff(c.to.0) <= 1 && r.abs_diff(c.to.1) <= 1)
+    };
+    match fits.as_slice() {
+        [(m, _)] => Some((*m).clone()),
+        _ => {
+            let mut steps = fits.iter().filter(|(_, c)| step(c));
+            match (steps.next(), steps.next()) {
+                (Some((m, _)), None) => Some((*m).clone()),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// A piece move in long or short algebraic form: piece letter, what is given of the origin,
+/// `x`, destination, and anything after it (a shot's way back, `-e3`). Squares are (file
+/// letter index, rank number as written).
+#[derive(Debug, PartialEq)]
+struct LongForm {
+    piece: char,
+    from: Option<(u32, u32)>,
+    from_file: Option<u32>,
+    from_rank: Option<u32>,
+    capture: bool,
+    to: (u32, u32),
+    tail: String,
+}
+
+impl LongForm {
+    fn parse(s: &str) -> Option<LongForm> {
+        let mut chars = s.chars();
+        let piece = chars.next().filter(char::is_ascii_uppercase)?;
+        let rest = chars.as_str();
+        // The destination is the last square before the tail (`-` and what follows).
+        let (body, tail) = match rest.find('-') {
+            Some(i) => (&rest[..i], rest[i..].to_string()),
+            None => (rest, String::new()),
+        };
+        let squares = |t: &str| -> Option<Vec<(Option<u32>, Option<u32>)>> {
+            // Splits "e1f2", "gh4", "1j2", "h4" into parts: a file letter with or without its
+            // rank, or a lone rank.
+            let b = t.as_bytes();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                let file = b[i].is_ascii_lowercase().then(|| u32::from(b[i] - b'a'));
+                if file.is_some() {
+                    i += 1;
+                }
+                let start = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let rank = t[start..i].parse().ok();
+                if file.is_none() && rank.is_none() {
+                    return None;
+                }
+                out.push((file, rank));
+            }
+            Some(out)
+        };
+        let (before, capture, after) = match body.split_once('x') {
+            Some((a, b)) => (a, true, b),
+            None => ("", false, body),
+        };
+        let mut parts = squares(before)?;
+        parts.extend(squares(after)?);
+        let (to_file, to_rank) = parts.pop()?;
+        let to = (to_file?, to_rank?);
+        let (from_file, from_rank) = match parts.as_slice() {
+            [] => (None, None),
+            [(f, r)] => (*f, *r),
+            _ => return None,
+        };
+        if !capture && after.is_empty() {
+            return None;
+        }
+        Some(LongForm {
+            piece,
+            from: from_file.zip(from_rank),
+            from_file,
+            from_rank,
+            capture,
+            to,
+            tail,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::registry;
+
+    #[test]
+    fn movetext_skips_comments_variations_and_numbers() {
+        let t =
+            movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
+        assert_eq!(t, vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        assert_eq!(movetext_tokens("12...Nf6 13.O-O"), vec!["Nf6", "O-O"]);
+    }
+
+    #[test]
+    fn long_forms_name_what_they_give_of_the_origin() {
+        assert_eq!(LongForm::parse("Sgh4").unwrap().from_file, Some(6));
+        assert_eq!(LongForm::parse("S5xh5").unwrap().from_rank, Some(5));
+        assert_eq!(LongForm::parse("Se3xe5-e3").unwrap().tail, "-e3");
+        assert_eq!(LongForm::parse("O-O"), None);
+    }
+
+    #[test]
+    fn games_are_split_with_their_numbers_lines_tags_and_results() {
+        let text = "[Event \"a\"]\n[White \"Me \\\"X\\\"\"]\n\n1. e4 e5 1-0\n\n\
+                    [Event \"b\"]\n[Result \"0-1\"]\n\n1. d4\n";
+        let games = read_games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].number, games[0].line), (1, 1));
+        assert_eq!(games[0].tag("White"), Some("Me \"X\""));
+        assert_eq!(games[0].result(), "1-0");
+        assert_eq!((games[1].number, games[1].line), (2, 6));
+        assert_eq!(games[1].result(), "0-1");
+        let chess = registry::find("chess").unwrap().new_session();
+        assert_eq!(
+            games[0].moves(chess.as_ref(), None).unwrap(),
+            vec!["e2e4", "e7e5"]
+        );
+        assert_eq!(
+            games[1].moves(chess.as_ref(), Some(0)).unwrap(),
+            Vec::<String>::new()
+        );
+    }
+}
