@@ -464,7 +464,7 @@ fn a_weak_level_plays_legal_repeatable_moves_among_its_lines_in_every_game() {
             if s.outcome().is_some() {
                 continue;
             }
-            let search = |skill: Option<Skill>, multipv: usize| {
+            let search = |skill: Option<Skill>, multipv: usize, nodes: Option<u64>| {
                 let opts = SearchOptions {
                     skill,
                     multipv,
@@ -473,7 +473,8 @@ fn a_weak_level_plays_legal_repeatable_moves_among_its_lines_in_every_game() {
                 let tt = TranspositionTable::new(1);
                 let ctl = SearchControl::new(false);
                 let limits = Limits {
-                    depth: Some(3),
+                    depth: Some(6),
+                    nodes,
                     ..Limits::default()
                 };
                 let mut infos = Vec::new();
@@ -484,25 +485,32 @@ fn a_weak_level_plays_legal_repeatable_moves_among_its_lines_in_every_game() {
                 });
                 (r, infos)
             };
-            let weak = Skill::new(0.0, 7 + game);
-            let (a, infos) = search(weak, 1);
-            let (b, _) = search(weak, 1);
+            let weak = Skill::new(0.0, 7 + game).unwrap();
+            let (a, infos) = search(Some(weak), 1, None);
+            let (b, _) = search(Some(weak), 1, None);
             let best = a.best.clone().expect("a move");
             assert!(
                 s.legal_moves(Notation::Uci).contains(&best),
                 "{name}: {best}"
             );
             assert_eq!(a.best, b.best, "{name}: the same seed, another move");
-            // Level 0 decides at depth 1 and shows only the lines asked for.
+            // Level 0 searches its few nodes and shows only the lines asked for.
+            assert!(infos.iter().all(|i| i.multipv == 1), "{name}");
+            // Its budget: the level's nodes, but at least 24 a root move (to see them all).
+            let budget = weak
+                .nodes()
+                .max(24 * s.legal_moves(Notation::Uci).len() as u64);
             assert!(
-                infos.iter().all(|i| i.depth <= 1 && i.multipv == 1),
-                "{name}"
+                a.nodes <= budget + 2048,
+                "{name}: {} nodes at level 0",
+                a.nodes
             );
-            // Its move is one of the four best lines of a depth-1 search.
-            let (_, full) = search(None, 4);
+            // Its move is one of the lines of the same search at full strength with four lines.
+            let (_, full) = search(None, weak.lines(), Some(budget));
+            let deepest = full.iter().map(|i| i.depth).max().unwrap_or(0);
             let top: Vec<&String> = full
                 .iter()
-                .filter(|i| i.depth == 1)
+                .filter(|i| i.depth == deepest)
                 .filter_map(|i| i.pv.first())
                 .collect();
             assert!(top.contains(&&best), "{name}: {best} not among {top:?}");

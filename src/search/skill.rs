@@ -1,13 +1,15 @@
-//! Playing below full strength, as a weaker player is weaker: a shallower search, and a choice
-//! among its best lines that strays further from the best the lower the level (how Stockfish's
-//! `Skill Level` plays). Never a random or illegal move: every candidate is one of the lines the
-//! search found, and a line much worse than the best is chosen only at the lowest levels.
+//! Playing below full strength, as a weaker player is weaker: a smaller search, and a choice
+//! among its best lines that strays further from the best the lower the level (the choice is
+//! Stockfish's `Skill Level` recipe). Never a random or illegal move: every candidate is one of
+//! the lines the search found, and a line much worse than the best is chosen only at the
+//! lowest levels.
 //!
-//! A level is a number from [`MIN_LEVEL`] to [`FULL_LEVEL`]; 20 is the full engine. Levels 0 to
-//! 19 follow Stockfish's recipe (the pick is made at depth `1 + level` among four lines, with
-//! a random term weighted by `120 - 2 * level`); levels below 0, for beginners, look at more
-//! lines and weigh the random term more. `UCI_Elo` chooses a level through [`level_for_elo`],
-//! calibrated in chess against Stockfish's own `UCI_Elo` (docs/strength.md).
+//! A level is a number from [`MIN_LEVEL`] to [`FULL_LEVEL`]; 20 is the full engine. A level
+//! searches a fixed number of nodes, doubling every [`LEVELS_PER_DOUBLING`] levels, so that it
+//! plays the same whatever the clock and the machine, and looks at four lines (more below 0,
+//! for beginners); the random share of its choice shrinks as the level rises. `UCI_Elo` chooses
+//! a level through [`level_for_elo`], calibrated in chess against Stockfish's own `UCI_Elo`
+//! (docs/strength.md).
 
 use crate::board::zobrist::SplitMix64;
 
@@ -20,6 +22,10 @@ pub const LINES: usize = 4;
 /// The largest random push, in centipawns: a move this much worse than the best is the most a
 /// level can prefer by chance (at the lowest levels, more; see [`Skill::pick`]).
 const MAX_DELTA: i32 = 100;
+/// Nodes searched at level 0.
+const LEVEL_0_NODES: f64 = 100.0;
+/// Levels that double the nodes searched.
+pub const LEVELS_PER_DOUBLING: f64 = 1.6;
 
 /// `UCI_Elo`'s range: a beginner to the full engine.
 pub const MIN_ELO: i64 = 500;
@@ -67,9 +73,10 @@ impl Skill {
         self.level
     }
 
-    /// The deepest iteration: the pick is made from it (Stockfish picks at `1 + level`).
-    pub fn depth(&self) -> u32 {
-        1 + self.level.max(0.0) as u32
+    /// The nodes the level searches: 100 at level 0, doubling every
+    /// [`LEVELS_PER_DOUBLING`] levels (about 560,000 just below full strength), at least 20.
+    pub fn nodes(&self) -> u64 {
+        (LEVEL_0_NODES * (self.level / LEVELS_PER_DOUBLING).exp2()).max(20.0) as u64
     }
 
     /// How many lines the search looks at: four, and more below level 0, so that a beginner
@@ -82,10 +89,12 @@ impl Skill {
         }
     }
 
-    /// How much a line's shortfall from the best is forgiven: 120 - 2 * level (Stockfish's
-    /// weakness), more below level 0.
+    /// How much a line's shortfall from the best is forgiven, out of 128: Stockfish's
+    /// weakness, falling from 100 at level 0 to nothing at full strength (and rising to 125 at
+    /// the lowest level: never more than the shortfall itself, or a worse line would be
+    /// preferred for being worse).
     fn weakness(&self) -> f64 {
-        120.0 - 2.0 * self.level - 4.0 * self.level.min(0.0)
+        (100.0 - 5.0 * self.level - 2.5 * self.level.min(0.0)).clamp(0.0, 125.0)
     }
 
     /// Chooses among lines scored `scores` (centipawns, best first, as the search reports them):
@@ -102,7 +111,7 @@ impl Skill {
         let max_delta = if self.level >= 0.0 {
             MAX_DELTA
         } else {
-            MAX_DELTA + (-self.level * 30.0) as i32
+            MAX_DELTA + (-self.level * 15.0) as i32
         };
         let delta = (top - worst).clamp(0, max_delta) as f64;
         let weakness = self.weakness();
@@ -195,11 +204,12 @@ mod tests {
     }
 
     #[test]
-    fn lower_levels_search_shallower_and_wider() {
+    fn lower_levels_search_less_and_wider() {
         let at = |l: f64| Skill::new(l, 0).unwrap();
-        assert_eq!(at(0.0).depth(), 1);
-        assert_eq!(at(5.5).depth(), 6);
-        assert_eq!(at(19.0).depth(), 20);
+        assert_eq!(at(0.0).nodes(), 100);
+        assert_eq!(at(1.6).nodes(), 200);
+        assert!(at(19.9).nodes() > 500_000 && at(19.9).nodes() < 600_000);
+        assert_eq!(at(MIN_LEVEL).nodes(), 20);
         assert_eq!(at(0.0).lines(), LINES);
         assert!(at(MIN_LEVEL).lines() > LINES);
     }

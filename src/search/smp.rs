@@ -16,6 +16,10 @@ use std::time::Duration;
 /// in Cannon Shogi), and the search goes up to `MAX_PLY` plies plus quiescence.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
+/// The fewest nodes a weakened search gets per root move: enough to finish its first iteration
+/// with all its lines, so that even the lowest level chooses among moves it has looked at.
+const MIN_NODES_PER_ROOT_MOVE: u64 = 24;
+
 /// Keeps only the root moves named in `search_moves` (UCI `searchmoves`), in any notation the
 /// game reads; names that match no legal move are ignored, and if none matches all moves stay.
 fn restrict_root<G: Game>(pos: &G, root: &mut G::Moves, search_moves: &[String]) {
@@ -89,20 +93,26 @@ pub fn search<G: Game>(
         return r;
     }
 
-    // A weakened search (see `skill`) goes no deeper than its level and looks at more lines
-    // than it shows, to choose among them at the end.
+    let mut root = G::Moves::default();
+    pos.legal_moves(&mut root);
+    // A weakened search (see `skill`) searches no more nodes than its level, but enough to see
+    // each root move once, and looks at more lines than it shows, to choose among them at the
+    // end.
     let limits = &match opts.skill {
-        Some(skill) => Limits {
-            depth: Some(limits.depth.map_or(skill.depth(), |d| d.min(skill.depth()))),
-            ..limits.clone()
-        },
+        Some(skill) => {
+            let nodes = skill
+                .nodes()
+                .max(MIN_NODES_PER_ROOT_MOVE * root.len() as u64);
+            Limits {
+                nodes: Some(limits.nodes.map_or(nodes, |n| n.min(nodes))),
+                ..limits.clone()
+            }
+        }
         None => limits.clone(),
     };
     let lines = opts
         .skill
         .map_or(opts.multipv, |s| opts.multipv.max(s.lines()));
-    let mut root = G::Moves::default();
-    pos.legal_moves(&mut root);
     restrict_root(pos, &mut root, &limits.search_moves);
     order_root(pos, &mut root, tt);
     tt.new_search();
