@@ -43,6 +43,9 @@ pub trait Session: Send {
     /// One legal move of the current position (given in `notation`) written every way a tool
     /// needs it; an error if the string is not a legal move here.
     fn move_text(&self, mv: &str, notation: Notation) -> Result<MoveText, GameError>;
+    /// The legal move (UCI string) that another program's PGN writes as `word` (see
+    /// `Game::pgn_aliases`), if one does.
+    fn move_from_alias(&self, word: &str) -> Option<String>;
     /// Every legal move of the current position with what the adapters need to know about it,
     /// in generation order.
     fn move_facts(&self) -> Vec<MoveFacts>;
@@ -394,6 +397,13 @@ impl<G: Game> Session for GameSession<G> {
             xboard: self.pos.move_to_string(m, Notation::XBoard),
             pgn: self.pos.move_to_pgn(m),
         })
+    }
+
+    fn move_from_alias(&self, word: &str) -> Option<String> {
+        let list = self.legal();
+        list.iter()
+            .find(|&&m| self.pos.pgn_aliases(m).iter().any(|a| a == word))
+            .map(|&m| self.pos.move_to_string(m, Notation::Uci))
     }
 
     fn move_facts(&self) -> Vec<MoveFacts> {

@@ -303,6 +303,12 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         self.move_to_string(m, Notation::Uci)
     }
 
+    /// Other ways PGN files of other programs write the move, for reading them (Cannon Shogi:
+    /// Fairy-Stockfish's shogi notation, which pychess-variants exports). None by default.
+    fn pgn_aliases(&self, _m: Move) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Reads a move string by matching it against the strings of the legal moves, so parser and
     /// formatter can never disagree. Games with several accepted forms override this.
     fn parse_move(&self, s: &str, notation: Notation) -> Option<Move> {

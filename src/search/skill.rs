@@ -27,9 +27,10 @@ const LEVEL_0_NODES: f64 = 100.0;
 /// Levels that double the nodes searched.
 pub const LEVELS_PER_DOUBLING: f64 = 1.6;
 
-/// `UCI_Elo`'s range: a beginner to the full engine.
+/// `UCI_Elo`'s range: a beginner to the full engine (which plays at about 2500 on Stockfish's
+/// scale at 10 s + 0.1 s a game, docs/strength.md).
 pub const MIN_ELO: i64 = 500;
-pub const MAX_ELO: i64 = 3000;
+pub const MAX_ELO: i64 = 2550;
 
 /// The calibration: (Elo, level) points, Elo rising; between them the level is interpolated,
 /// above the last the engine plays at full strength. Measured in chess against Stockfish
@@ -37,9 +38,11 @@ pub const MAX_ELO: i64 = 3000;
 /// setting (1350) the points are extrapolated, not measured.
 const ELO_LEVELS: &[(f64, f64)] = &[
     (500.0, -10.0),
-    (1350.0, 0.0),
-    (2850.0, 10.5),
-    (3000.0, FULL_LEVEL),
+    (1100.0, 0.0),
+    (1500.0, 7.6),
+    (2000.0, 11.9),
+    (2500.0, 19.8),
+    (2550.0, FULL_LEVEL),
 ];
 
 /// The level that plays at `elo` (clamped to [`MIN_ELO`]..[`MAX_ELO`]).
@@ -108,11 +111,10 @@ impl Skill {
         }
         let top = scores[0];
         let worst = *scores.last().expect("two lines");
-        let max_delta = if self.level >= 0.0 {
-            MAX_DELTA
-        } else {
-            MAX_DELTA + (-self.level * 15.0) as i32
-        };
+        // Below level 8 the spread that chance may bridge widens (to 3 pawns at level 0, 4.5
+        // at the lowest): the lowest levels search about the same few nodes (every root move
+        // is looked at), so their choice is what tells them apart.
+        let max_delta = MAX_DELTA + (25.0 * (8.0 - self.level).max(0.0)) as i32;
         let delta = (top - worst).clamp(0, max_delta) as f64;
         let weakness = self.weakness();
         let mut rng = SplitMix64::new(self.seed ^ key.rotate_left(17) ^ SALT);

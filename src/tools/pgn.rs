@@ -125,6 +125,25 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((n.to_string(), v))
 }
 
+/// Movetext tokens (move numbers, moves, `{comments}`, the result) joined into lines of at most
+/// 80 characters, as PGN's export format asks; a comment may be split at its spaces.
+pub fn wrap_tokens(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for tok in tokens.iter().flat_map(|t| t.split(' ')) {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 80 {
+            out += &line;
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += tok;
+    }
+    out + &line
+}
+
 /// The move words of PGN movetext.
 pub fn movetext_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -189,8 +208,12 @@ pub fn movetext_tokens(text: &str) -> Vec<String> {
 /// A PGN move word as a UCI move string of the position: coordinates or SAN (check marks,
 /// annotation marks and `0-0` for `O-O` tolerated).
 pub fn find_move(session: &dyn Session, word: &str) -> Option<String> {
-    if let Ok(t) = session.move_text(word, Notation::Uci) {
-        return Some(t.uci);
+    // Annotation glyphs (`?!`, `??`) go first, on their own: a shogi promotion's `+` is part
+    // of the move, a check mark's is not.
+    for w in [word, word.trim_end_matches(['!', '?'])] {
+        if let Ok(t) = session.move_text(w, Notation::Uci) {
+            return Some(t.uci);
+        }
     }
     let plain = |s: &str| {
         s.trim_end_matches(['+', '#', '!', '?'])
@@ -210,6 +233,12 @@ pub fn find_move(session: &dyn Session, word: &str) -> Option<String> {
         .collect();
     if let Some((m, _)) = texts.iter().find(|(_, pgn)| plain(pgn) == want) {
         return Some(m.clone());
+    }
+    // Another program's notation of the game (pychess-variants' Cannon Shogi), check marks
+    // and annotation glyphs aside (a `+` or `=` at the end is the move's own there).
+    let bare = word.trim_end_matches(['!', '?', '#']);
+    if let Some(m) = session.move_from_alias(bare) {
+        return Some(m);
     }
     short_form_move(&texts, &plain(word))
 }
@@ -366,6 +395,21 @@ mod tests {
         assert_eq!(
             games[1].moves(chess.as_ref(), Some(0)).unwrap(),
             Vec::<String>::new()
+        );
+    }
+    /// A Cannon Shogi game as pychess-variants exports it: Fairy-Stockfish's shogi notation
+    /// (the first 30 moves of the sample in the shogi module's tests).
+    #[test]
+    fn a_pychess_cannon_shogi_export_reads_back() {
+        let text = "[Event \"PyChess casual game\"]\n[Site \"https://www.pychess.org/x\"]\n\
+                    [Round \"-\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\
+                    [Variant \"Cannonshogi\"]\n\n1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 4. P-36 R-87+ 5. A-74 S-42 6. P-47 P-54 7. P-16 P-44 8. L-18 I-84 9. P36-46 +Ux79 10. U-63+ S*56 11. +U-62 +R-96 12. G-59 +R-95 13. K-69 +U-78 14. P-36 S-67= 15. +U-65 S-56+ *\n";
+        let games = read_games(text);
+        let shogi = registry::find(games[0].tag("Variant").unwrap()).unwrap();
+        let moves = games[0].moves(shogi.new_session().as_ref(), None).unwrap();
+        assert_eq!(
+            moves.join(" "),
+            "d2d4 g8g5 d4d3 f8f1+ e1e2 G@e5 g3g4 b8b3+ c2c6 g9f8 e3f3 e7e6 i3i4 e6f6 i1i2 d8b6 g4f4 f1c1 d3d7+ S@e4 d7d8 b3a4 d1e1 a4a5 e2d1 c1c2 f4g4 e4d3 d8d5 d3e4+"
         );
     }
 }

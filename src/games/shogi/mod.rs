@@ -67,6 +67,62 @@ impl ShogiPosition {
         }
     }
 
+    /// The move in Fairy-Stockfish's shogi notation (Hodges' with digits), which
+    /// pychess-variants writes in its PGN exports: the piece (`+` first if promoted), the
+    /// origin's digits only when another piece of the same kind could go there too, `-` for a
+    /// move, `x` for a capture or `*` for a drop, the destination as file and rank digits
+    /// counted from the right and from the top (shogi's way: `i2` is `18`), and `+` for a
+    /// promotion or `=` for a move that could promote and does not (`R-87+`, `P36-46`,
+    /// `C*49`, `B-67=`).
+    pub fn hodges(&self, m: Move) -> String {
+        let geo = &self.t.geo;
+        let square = |sq| {
+            format!(
+                "{}{}",
+                geo.files() - geo.file_of(sq),
+                geo.ranks() - geo.rank_of(sq)
+            )
+        };
+        if m.kind() == MoveKind::Drop {
+            let role = Role::from_index(m.piece() as usize);
+            return format!("{}*{}", role.base_letter(), square(m.to()));
+        }
+        let Some(piece) = self.piece_at(m.from()) else {
+            return self.move_string(m);
+        };
+        let mut moves = ShogiMoves::default();
+        self.legal_moves(&mut moves);
+        let ambiguous = moves.iter().any(|&o| {
+            o.kind() != MoveKind::Drop
+                && o.to() == m.to()
+                && o.from() != m.from()
+                && self.piece_at(o.from()) == Some(piece)
+        });
+        let mut s = String::new();
+        if piece.role().is_promoted() {
+            s.push('+');
+        }
+        s.push(piece.role().base_letter());
+        if ambiguous {
+            s += &square(m.from());
+        }
+        s.push(if self.piece_at(m.to()).is_some() {
+            'x'
+        } else {
+            '-'
+        });
+        s += &square(m.to());
+        let could_promote = moves
+            .iter()
+            .any(|&o| o.from() == m.from() && o.to() == m.to() && o.kind() == MoveKind::Promotion);
+        if m.kind() == MoveKind::Promotion {
+            s.push('+');
+        } else if could_promote {
+            s.push('=');
+        }
+        s
+    }
+
     /// The piece a move would capture, if any.
     pub fn captured_piece(&self, m: Move) -> Option<Piece> {
         if m.kind() == MoveKind::Drop {
@@ -197,6 +253,10 @@ impl Game for ShogiPosition {
         self.move_string(m)
     }
 
+    fn pgn_aliases(&self, m: Move) -> Vec<String> {
+        vec![self.hodges(m)]
+    }
+
     fn evaluate(&self) -> i32 {
         from_white(self.side, self.evaluate_white())
     }
@@ -289,6 +349,38 @@ impl ShogiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fairy-Stockfish's shogi notation, as pychess-variants exports it: a random game of
+    /// Cannon Shogi written by Fairy-Stockfish (pyffish 0.0.90 with its variants.ini), move
+    /// by move. Drops, captures, promotions taken and declined (`=`), promoted pieces and
+    /// origins given where two pieces could go to the same square.
+    #[test]
+    fn moves_read_as_fairy_stockfish_writes_them() {
+        let uci = concat!(
+            "d2d4 g8g5 d4d3 f8f1+ e1e2 G@e5 g3g4 b8b3+ c2c6 g9f8 e3f3 e7e6 i3i4 e6f6 i1i2 d8b6 \
+         g4f4 f1c1 d3d7+ S@e4 d7d8 b3a4 d1e1 a4a5 e2d1 c1c2 f4g4 e4d3 d8d5 d3e4+ i2i3 c9d8 \
+         c3c4 d8c9 d5g5 c2g2 c6c2 C@f1 A@d5 c8f5 g5h4 f5c8 c2a2 b6g1+ h1g3 S@g9 i4i5 a5b6 \
+         b2d4 b6b8 a2a5 f9g8 g3h5 g2i2 h4e4 e5d4 f2b6 c7d7 S@c1 i2b2 d5d2 B@c2 d1e2 f1i4+ \
+         a5a2 g8h7 f3f4 c2d3 e2d1 a9a8 e4f5 d7e7 d2d4 d3f5+ d1d2 U@a4 i5i6 a7b7 b6f2 d9d8",
+        );
+        let fsf = concat!(
+            "U-66 A-35 U-67 Ux49+ K-58 G*55 P-36 R-87+ A-74 S-42 P-47 P-54 P-16 P-44 L-18 I-84 \
+         P36-46 +Ux79 U-63+ S*56 +U-62 +R-96 G-59 +R-95 K-69 +U-78 P-36 S-67= +U-65 S-56+ \
+         L-17 S-62 P-76 S-71 +Ux35 +Ux38 A-78 C*49 A*65 C-45 +U-26 C-72 A-98 Ix39+ N-37 S*31 \
+         P-15 +R-84 B-66 +R-82 A-95 G-32 N-25 +U-18 +Ux56 Gx66 I-84 P-63 S*79 +U-88 A-68 B*78 \
+         K-58 C-16+ A-98 G-23 P47-46 B-67= K-69 L-92 +U-45 P-53 Ax66 Bx45+ K-68 U*96 P-14 \
+         P-83 I-48 G-62",
+        );
+        let mut pos = crate::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
+        let mut ambiguous = 0;
+        for (u, f) in uci.split_whitespace().zip(fsf.split_whitespace()) {
+            let m = pos.parse_move(u, Notation::Uci).unwrap();
+            assert_eq!(pos.hodges(m), f, "{u} in {}", pos.to_fen());
+            ambiguous += usize::from(f.chars().filter(char::is_ascii_digit).count() > 2);
+            pos.make_move(m);
+        }
+        assert!(ambiguous > 0, "the sample has a move with its origin");
+    }
     use crate::games::FenField;
 
     #[test]

@@ -5,7 +5,7 @@ use super::game::GameRecord;
 use super::process::Score;
 use crate::engine::registry::VariantInfo;
 use crate::games::{GameError, Notation};
-use crate::tools::pgn::read_games;
+use crate::tools::pgn::{read_games, wrap_tokens};
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime};
 
@@ -134,20 +134,7 @@ pub fn write_game(ctx: &PgnContext, g: &GameRecord) -> String {
         tokens.push(format!("{{{}}}", g.reason.replace('}', ")")));
     }
     tokens.push(g.result.pgn().to_string());
-    // Lines of at most 80 characters; a comment may be split at its spaces.
-    let mut line = String::new();
-    for tok in tokens.iter().flat_map(|t| t.split(' ')) {
-        if !line.is_empty() && line.len() + 1 + tok.len() > 80 {
-            out += &line;
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line += tok;
-    }
-    out += &line;
+    out += &wrap_tokens(&tokens);
     out += "\n\n";
     out
 }
