@@ -356,21 +356,19 @@ mod tests {
     /// origins given where two pieces could go to the same square.
     #[test]
     fn moves_read_as_fairy_stockfish_writes_them() {
-        let uci = concat!(
+        let uci =
             "d2d4 g8g5 d4d3 f8f1+ e1e2 G@e5 g3g4 b8b3+ c2c6 g9f8 e3f3 e7e6 i3i4 e6f6 i1i2 d8b6 \
          g4f4 f1c1 d3d7+ S@e4 d7d8 b3a4 d1e1 a4a5 e2d1 c1c2 f4g4 e4d3 d8d5 d3e4+ i2i3 c9d8 \
          c3c4 d8c9 d5g5 c2g2 c6c2 C@f1 A@d5 c8f5 g5h4 f5c8 c2a2 b6g1+ h1g3 S@g9 i4i5 a5b6 \
          b2d4 b6b8 a2a5 f9g8 g3h5 g2i2 h4e4 e5d4 f2b6 c7d7 S@c1 i2b2 d5d2 B@c2 d1e2 f1i4+ \
-         a5a2 g8h7 f3f4 c2d3 e2d1 a9a8 e4f5 d7e7 d2d4 d3f5+ d1d2 U@a4 i5i6 a7b7 b6f2 d9d8",
-        );
-        let fsf = concat!(
+         a5a2 g8h7 f3f4 c2d3 e2d1 a9a8 e4f5 d7e7 d2d4 d3f5+ d1d2 U@a4 i5i6 a7b7 b6f2 d9d8";
+        let fsf =
             "U-66 A-35 U-67 Ux49+ K-58 G*55 P-36 R-87+ A-74 S-42 P-47 P-54 P-16 P-44 L-18 I-84 \
          P36-46 +Ux79 U-63+ S*56 +U-62 +R-96 G-59 +R-95 K-69 +U-78 P-36 S-67= +U-65 S-56+ \
          L-17 S-62 P-76 S-71 +Ux35 +Ux38 A-78 C*49 A*65 C-45 +U-26 C-72 A-98 Ix39+ N-37 S*31 \
          P-15 +R-84 B-66 +R-82 A-95 G-32 N-25 +U-18 +Ux56 Gx66 I-84 P-63 S*79 +U-88 A-68 B*78 \
          K-58 C-16+ A-98 G-23 P47-46 B-67= K-69 L-92 +U-45 P-53 Ax66 Bx45+ K-68 U*96 P-14 \
-         P-83 I-48 G-62",
-        );
+         P-83 I-48 G-62";
         let mut pos = crate::engine::registry::new_game::<CannonShogi>("cannonshogi").unwrap();
         let mut ambiguous = 0;
         for (u, f) in uci.split_whitespace().zip(fsf.split_whitespace()) {
