@@ -431,6 +431,45 @@ fn swedish_cannon_entry_is_written_as_gating() {
 }
 
 #[test]
+fn a_position_set_up_is_described_again_with_the_setup() {
+    // XBoard 4.9.1 resets its board to the position of any `setup` whose format differs from
+    // its board's, and with Cannon Shogi's hand (11 kinds, 9 ranks) they always differ: the
+    // `setup` answering the `variant` it sends before a pasted position put its board back at
+    // the start. The same `setup` with the position set puts both boards there.
+    let mut e = Engine::new_game();
+    let setup = e.run(&["variant cannonshogi"]).remove(0);
+    let (head, start) = setup.split_once(" 9x9+11_shogi ").unwrap();
+    assert!(start.starts_with("lnsgkgsnl/1rci1uab1/"), "{setup}");
+    // As XBoard sends it: an empty hand as `[-]`, no castling or en-passant field.
+    let pasted = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/4P4/9/P1P3P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1";
+    assert_eq!(
+        e.run(&["force", &format!("setboard {pasted}")]),
+        vec![format!(
+            "{head} 9x9+11_shogi \
+             lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/4P4/9/P1P3P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1"
+        )]
+    );
+    // Pieces in hand and Black to move are written as the engine writes them.
+    let fen = "lnsgkgsnl/1rci1ua2/p2+Up1b1p/2p6/9/2P6/P3P1P1P/2A2ICR1/LNSGKGSNL[Pb] b - - 0 3";
+    assert_eq!(
+        e.run(&[&format!("setboard {fen}")]),
+        vec![format!("{head} 9x9+11_shogi {fen}")]
+    );
+    // A refused position gets its refusal alone.
+    let out = e.run(&["setboard lnsgkgsnl/9/9/9/9/9/9/9/9[] w - - 0 1"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("tellusererror Illegal position"),
+        "{out:?}"
+    );
+    // Games XBoard knows get no `setup`.
+    e.run(&["new"]);
+    assert!(e
+        .run(&["setboard rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"])
+        .is_empty());
+}
+
+#[test]
 fn options_and_takebacks() {
     let mut e = Engine::new_game();
     assert!(e.run(&["option CannonClearShot=1"]).is_empty());
