@@ -158,6 +158,21 @@ fn unknown_games_get_setup_and_piece_lines() {
     );
     assert!(out.iter().any(|l| l.starts_with("piece S& ")), "{out:?}");
 
+    // Cannon Shogi: 9 ranks and 11 kinds in hand, and the moves of the pieces XBoard's shogi
+    // does not move as the game does (the soldier, the cannons and their flying forms).
+    let out = e.run(&["variant cannonshogi"]);
+    assert!(out[0].contains(") 9x9+11_shogi lnsgkgsnl/"), "{out:?}");
+    let pieces: Vec<&str> = out[1..]
+        .iter()
+        .filter_map(|l| l.strip_prefix("piece ")?.split_once("& ").map(|(p, _)| p))
+        .collect();
+    assert_eq!(
+        pieces,
+        ["P", "U", "A", "C", "I", "+U", "+A", "+C", "+I"],
+        "{out:?}"
+    );
+    assert!(out.contains(&"piece U& mRcpR".to_string()), "{out:?}");
+
     // XBoard knows orthodox chess: nothing to describe.
     assert!(e.run(&["variant normal"]).is_empty());
     assert_eq!(

@@ -113,7 +113,7 @@ pub fn setup_line(info: &VariantInfo, look: &BoardLook, fen: &str) -> String {
 pub fn piece_lines(look: &BoardLook) -> Vec<String> {
     look.betza
         .iter()
-        .map(|(c, betza)| format!("piece {c}& {betza}"))
+        .map(|(piece, betza)| format!("piece {piece}& {betza}"))
         .collect()
 }
 
@@ -341,6 +341,36 @@ mod tests {
         );
         assert_eq!(slots.last().map(String::as_str), Some("K"));
         assert_eq!(table[table.len() / 2..], white.to_ascii_lowercase());
+    }
+
+    #[test]
+    fn cannon_shogi_tells_the_moves_of_the_pieces_its_parent_does_not_know() {
+        // XBoard's shogi moves the soldier (pawn slot) only forward and the cannons (borrowed
+        // images) as the pieces of those images; told their moves, it writes every move of
+        // theirs as a move (`Cb7+`), not as an unknown one (`Cb7=+`).
+        let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
+        assert_eq!(
+            piece_lines(shogi),
+            [
+                "piece P& fsW",
+                "piece U& mRcpR",
+                "piece A& pR",
+                "piece C& mBcpB",
+                "piece I& pB",
+                "piece +U& mRpRmFpB2",
+                "piece +A& mRpRmFpB2",
+                "piece +C& mBpBmWpR2",
+                "piece +I& mBpBmWpR2",
+            ]
+        );
+        // Each described piece is one of the game's, and each promoted one has its image.
+        for (piece, _) in shogi.betza {
+            let letter = piece.trim_start_matches('+').chars().next().unwrap();
+            assert!(shogi.images.iter().any(|&(c, _)| c == letter), "{piece}");
+            if piece.starts_with('+') {
+                assert!(shogi.promoted.iter().any(|&(c, _)| c == letter), "{piece}");
+            }
+        }
     }
 
     #[test]
