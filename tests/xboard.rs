@@ -485,6 +485,45 @@ fn a_position_set_up_is_described_again_with_the_setup() {
 }
 
 #[test]
+fn a_swedish_cannon_is_brought_in_with_the_mouse() {
+    // What XBoard (4.9.1) sends while a player clicks the cannon in hand, the pawn, then the
+    // pawn's square two ahead. Holdings squares are named off the board (`j5` right of it
+    // for White, `_4` left of it for Black).
+    let mut e = Engine::new_game();
+    e.run(&["variant swedishcannon", "force"]);
+    // The cannon in hand: no square marked. (XBoard cannot drop onto the pawn: a marked pawn
+    // would take the click as such a drop and do nothing.)
+    assert_eq!(e.run(&["lift j5"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    // The pawn clicked next is lifted (XBoard's change of mind): where it goes when the cannon
+    // comes in, blue. On a blue square XBoard asks for the move's last letter.
+    assert_eq!(e.run(&["lift e2"]), vec!["highlight 8/8/8/8/4B3/8/8/8"]);
+    assert_eq!(e.run(&["put e4"]), vec!["choice c"]);
+    assert!(e.run(&["usermove e2e4c"]).is_empty());
+    // Black the same way, from its holdings at the left.
+    assert_eq!(e.run(&["lift _4"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    assert_eq!(e.run(&["lift d7"]), vec!["highlight 8/8/8/3B4/8/8/8/8"]);
+    assert_eq!(e.run(&["put d5"]), vec!["choice c"]);
+    assert!(e.run(&["usermove d7d5c"]).is_empty());
+    // A pawn lifted alone keeps its plain moves; a piece that no cannon can come in on,
+    // lifted after the cannon, too.
+    assert_eq!(e.run(&["lift d2"]), vec!["highlight 8/8/8/8/3Y4/3Y4/8/8"]);
+    e.run(&["put d2"]);
+    e.run(&["lift j5"]);
+    assert_eq!(e.run(&["lift g1"]), vec!["highlight 8/8/8/8/8/5Y1Y/8/8"]);
+    assert_eq!(e.run(&["put f3"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    // Both entries were played: d7's pawn is on d5, its cannon on d7.
+    let fen = e
+        .run(&["d"])
+        .into_iter()
+        .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+        .unwrap();
+    assert!(
+        fen.starts_with("rnbqkbnr/pppcpppp/8/3p4/4P3/8/PPPPCPPP/RNBQKBNR[Cc] w"),
+        "{fen}"
+    );
+}
+
+#[test]
 fn options_and_takebacks() {
     let mut e = Engine::new_game();
     assert!(e.run(&["option CannonClearShot=1"]).is_empty());

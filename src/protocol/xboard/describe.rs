@@ -184,6 +184,11 @@ pub enum Mark {
     /// by its own slots), so they could not be promoted by mouse (scripts/xboard_smoke.sh
     /// against the older build).
     Magenta,
+    /// A square where the move gets its last letter from the engine: XBoard waits there for a
+    /// `choice` and adds its letter to the move. A Swedish cannon's entry, entered as the
+    /// cannon in hand, then the pawn it comes in on, then the pawn's square (the cannon comes
+    /// in where the pawn stood, as Seirawan gating: `e2e4c`).
+    Blue,
 }
 
 impl Mark {
@@ -193,6 +198,7 @@ impl Mark {
             Mark::Red => 'R',
             Mark::Cyan => 'C',
             Mark::Magenta => 'M',
+            Mark::Blue => 'B',
         }
     }
 }
@@ -220,7 +226,10 @@ pub fn entry_marks(
     entered: &[Coord],
 ) -> Vec<(Coord, Mark)> {
     let mut marks: Vec<(Coord, Mark)> = Vec::new();
-    for f in continuing(facts, from, entered) {
+    // A piece lifted from the holdings: the pieces it can come in on (gating) are not marked,
+    // so that clicking one lifts it (XBoard cannot drop onto an occupied square; see
+    // `gating_marks`).
+    for f in continuing(facts, from, entered).filter(|f| f.displaced.is_none()) {
         let square = f.legs[entered.len()];
         let mark = if f.legs.len() > entered.len() + 1 {
             Mark::Cyan
@@ -241,6 +250,45 @@ pub fn entry_marks(
         }
     }
     marks
+}
+
+/// The entries by gating through the piece on `on`: the legal moves that bring a piece from
+/// the holdings onto `on` while the piece standing there moves on (a Swedish cannon's entry,
+/// `C@e2` with the pawn going to e4, which XBoard shows as Seirawan gating, `e2e4c`).
+fn gating_through(facts: &[MoveFacts], on: Coord) -> impl Iterator<Item = &MoveFacts> {
+    facts
+        .iter()
+        .filter(move |f| f.drop.is_some() && f.displaced.is_some() && f.to == on)
+}
+
+/// Whether a piece from the holdings can come in on `on` by gating (see [`gating_through`]).
+pub fn gates_through(facts: &[MoveFacts], on: Coord) -> bool {
+    gating_through(facts, on).next().is_some()
+}
+
+/// Where the piece on `on` goes when a piece from the holdings comes in on its square: each
+/// marked blue. XBoard can gate by mouse only for its own Seirawan chess's back rank, but it
+/// adds the letter the engine gives with `choice` to a move put on a blue square: a player
+/// lifts the cannon in hand, then the pawn (which XBoard takes as a change of mind: the
+/// pawn's square is not marked for the cannon), then puts the pawn on a blue square.
+pub fn gating_marks(facts: &[MoveFacts], on: Coord) -> Vec<(Coord, Mark)> {
+    let mut marks: Vec<(Coord, Mark)> = Vec::new();
+    for dest in gating_through(facts, on).filter_map(|f| f.displaced) {
+        if !marks.iter().any(|&(sq, _)| sq == dest) {
+            marks.push((dest, Mark::Blue));
+        }
+    }
+    marks
+}
+
+/// The letter XBoard adds to the move (its `choice`) when the piece on `on` goes to `dest` and
+/// a piece from the holdings comes in where it stood: the gated piece's, lower case (`c` in
+/// `e2e4c`).
+pub fn gating_choice(facts: &[MoveFacts], on: Coord, dest: Coord) -> Option<char> {
+    gating_through(facts, on)
+        .find(|f| f.displaced == Some(dest))
+        .and_then(|f| f.drop)
+        .map(|c| c.to_ascii_lowercase())
 }
 
 /// Whether some legal move from `from` goes through `entered` and then on from its last
@@ -435,6 +483,41 @@ mod tests {
         let shot = first_leg_of(&facts, "e3e5", 10).unwrap();
         assert_eq!(shot.text.xboard, "e3e5,e5e3");
         assert!(first_leg_of(&facts, "e3e4", 10).is_none());
+    }
+
+    #[test]
+    fn a_swedish_cannon_comes_in_through_its_pawn_on_blue_squares() {
+        // White has a cannon in hand, pawns on e2 (free to advance two) and d2 (blocked by the
+        // knight on d4), and a knight on g1.
+        let mut s = find("swedishcannon").unwrap().new_session();
+        let fen = "4k3/8/8/8/3N4/8/3PP3/4K1N1[C] w - - 0 1";
+        s.set_position(Some(fen), &[], Notation::XBoard).unwrap();
+        let facts = s.move_facts();
+        // Lifted from the holdings: nothing marked, so that XBoard takes the click on the pawn
+        // next as lifting the pawn (a drop onto a marked pawn it would refuse by itself).
+        assert_eq!(
+            highlight(&entry_marks(&facts, None, &[]), 8, 8),
+            "highlight 8/8/8/8/8/8/8/8"
+        );
+        // The pawn lifted next: the square it goes to when the cannon comes in, blue (XBoard
+        // asks the engine's `choice` there); e3, a plain step, is not an entry.
+        let (e2, e3, e4, d2) = ((4, 1), (4, 2), (4, 3), (3, 1));
+        assert!(gates_through(&facts, e2));
+        assert_eq!(
+            highlight(&gating_marks(&facts, e2), 8, 8),
+            "highlight 8/8/8/8/4B3/8/8/8"
+        );
+        assert_eq!(gating_choice(&facts, e2, e4), Some('c'));
+        assert_eq!(gating_choice(&facts, e2, e3), None);
+        // No entry through the blocked pawn or the knight.
+        assert!(!gates_through(&facts, d2));
+        assert!(!gates_through(&facts, (6, 0)));
+        assert!(gating_marks(&facts, d2).is_empty());
+        // The pawn lifted alone keeps its plain moves, yellow.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some(e2), &[]), 8, 8),
+            "highlight 8/8/8/8/4Y3/4Y3/8/8"
+        );
     }
 
     #[test]

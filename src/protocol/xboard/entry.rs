@@ -11,6 +11,10 @@ use crate::engine::Coord;
 pub(super) struct Entry {
     pub(super) from: Option<Coord>,
     pub(super) entered: Vec<Coord>,
+    /// The piece on `from` was lifted right after a piece in the holdings: the move is an
+    /// entry by gating through it (a Swedish cannon coming in where the pawn stood, `e2e4c`),
+    /// and its destinations are marked blue for XBoard to ask the engine's `choice`.
+    pub(super) gating: bool,
 }
 
 impl XBoard {
@@ -119,22 +123,46 @@ impl XBoard {
             let next_leg =
                 matches!(&self.entry, Some(e) if sq.is_some() && e.entered.last() == sq.as_ref());
             if !next_leg {
+                // A piece lifted just after a piece in the holdings, where a piece from the
+                // holdings can come in by gating: XBoard reports a click on the cannon in
+                // hand, then on the pawn, as two lifts (it takes the second as a change of
+                // mind), and that is how a player brings the cannon in.
+                let after_holdings =
+                    matches!(&self.entry, Some(e) if e.from.is_none() && e.entered.is_empty());
+                let gating = after_holdings
+                    && sq.is_some_and(|on| {
+                        describe::gates_through(&self.state.session().move_facts(), on)
+                    });
                 self.entry = Some(Entry {
                     from: sq,
                     entered: Vec::new(),
+                    gating,
                 });
             }
         }
         let Some(entry) = &self.entry else { return };
         let (files, ranks) = self.board_size();
         let facts = self.state.session().move_facts();
-        let marks = describe::entry_marks(&facts, entry.from, &entry.entered);
+        let marks = match entry.from {
+            Some(on) if entry.gating => describe::gating_marks(&facts, on),
+            _ => describe::entry_marks(&facts, entry.from, &entry.entered),
+        };
         say(&describe::highlight(&marks, files, ranks));
     }
 
     pub(super) fn cmd_put(&mut self, square: &str) {
         let sq = self.gui_square(square);
         if let (Some(entry), Some(sq)) = (&mut self.entry, sq) {
+            if let (true, Some(on)) = (entry.gating, entry.from) {
+                // On a blue square XBoard waits for the letter of the piece coming in, adds
+                // it to the move (`e2e4c`) and sends the move. No highlight after it: XBoard
+                // reads the square's colour again when the `choice` comes.
+                let facts = self.state.session().move_facts();
+                if let Some(letter) = describe::gating_choice(&facts, on, sq) {
+                    self.entry = None;
+                    return say(&format!("choice {letter}"));
+                }
+            }
             let mut entered = entry.entered.clone();
             entered.push(sq);
             let facts = self.state.session().move_facts();
