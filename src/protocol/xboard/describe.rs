@@ -175,8 +175,9 @@ pub enum Mark {
     /// A move onto a piece.
     Red,
     /// A square a move passes through and goes on from: XBoard waits there for the next leg
-    /// instead of ending the move (a Cannon shot is entered as the victim, then the shooter,
-    /// so that XBoard leaves the shooter where it stands).
+    /// instead of ending the move (a Cannon shot is clicked as the shooter, the victim, then
+    /// the shooter again: its legs go to the victim and back, so that XBoard leaves the
+    /// shooter where it stands).
     Cyan,
     /// A square where the move may promote or not (shogi's `+`, both forms legal): XBoard
     /// then asks the player, whatever slot the piece sits on. With yellow and red alone
@@ -459,7 +460,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shot_is_entered_as_victim_then_shooter() {
+    fn a_shot_is_entered_as_shooter_victim_shooter() {
         // White soldiers on e1-e3 (XBoard's 0-based ranks) shoot the black soldier on e5; e3
         // also steps to d4, e4 or f4.
         let mut s = find("cannon").unwrap().new_session();
