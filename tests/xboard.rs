@@ -432,6 +432,54 @@ fn cannon_shogi_promotion_choices_are_magenta() {
 }
 
 #[test]
+fn a_declined_promotion_is_sent_so_that_xboard_keeps_the_piece() {
+    // XBoard (4.9.1) takes Cannon Shogi's soldier (on its pawn slot) reaching Black's last
+    // rank for a pawn that must promote there: it relayed an engine's bare `g2g1` to the other
+    // engine as `g2g1+` (the two engines' games parted, scripts/xboard_smoke.sh), and told
+    // `g2g1=` it emptied g1 on its own board. Told `g2g1p`, the soldier's letter, it keeps the
+    // soldier. Other declined promotions carry XBoard's own mark, `=`.
+    let fen = "4k4/9/9/9/9/9/9/6p2/K8[] b - - 0 1";
+    let mut e = Engine::new_game();
+    let only = |e: &mut Engine, mv: &str| {
+        e.run(&[
+            "force",
+            &format!("setboard {fen}"),
+            "exclude all",
+            &format!("include {mv}"),
+            "sd 2",
+        ]);
+        e.send("go");
+        e.until(|l| l.starts_with("move ")).pop().unwrap()
+    };
+    e.run(&["variant cannonshogi"]);
+    assert_eq!(only(&mut e, "g2g1"), "move g2g1p");
+    assert_eq!(only(&mut e, "g2g1+"), "move g2g1+");
+    // A sideways step in the zone may promote too; the king has no promotion to decline.
+    assert_eq!(only(&mut e, "g2f2"), "move g2f2=");
+    assert_eq!(only(&mut e, "e9d9"), "move e9d9");
+    // XBoard passes `g2g1p` on to the other engine as it is: the declined move.
+    let fen_after = |e: &mut Engine| {
+        e.run(&["d"])
+            .into_iter()
+            .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+            .unwrap()
+    };
+    e.run(&["force", &format!("setboard {fen}")]);
+    assert!(e.run(&["usermove g2g1p"]).is_empty());
+    assert!(fen_after(&mut e).starts_with("4k4/9/9/9/9/9/9/9/K5p2[] w"));
+    // With the mouse that square offers no choice (yellow, not magenta): XBoard promotes the
+    // soldier there by itself, as it would show it anyway. The zone's sideways steps do.
+    e.run(&[&format!("setboard {fen}")]);
+    assert_eq!(
+        e.run(&["lift g2"]),
+        vec!["highlight 9/9/9/9/9/9/9/5M1M1/6Y2"]
+    );
+    assert_eq!(e.run(&["put g1"]), vec!["highlight 9/9/9/9/9/9/9/9/9"]);
+    assert!(e.run(&["usermove g2g1+"]).is_empty());
+    assert!(fen_after(&mut e).starts_with("4k4/9/9/9/9/9/9/9/K5+p2[] w"));
+}
+
+#[test]
 fn swedish_cannon_entry_is_written_as_gating() {
     let mut e = Engine::new_game();
     e.run(&["variant swedishcannon", "force"]);

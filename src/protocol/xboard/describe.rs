@@ -120,8 +120,10 @@ pub fn piece_lines(look: &BoardLook) -> Vec<String> {
 /// A move as XBoard's board is told it: the XBoard string, except that a piece brought in
 /// onto an occupied square whose piece moves on (the Swedish cannon's entry, `C@e2` with the
 /// pawn going to e4), which XBoard cannot show as a drop, is written as Seirawan gating,
-/// `e2e4c`: that piece's move, then the letter of the piece appearing where it stood.
-pub fn gui_move(facts: &MoveFacts, ranks: usize) -> String {
+/// `e2e4c`: that piece's move, then the letter of the piece appearing where it stood; and a
+/// move that could promote but does not ends with XBoard's mark of a declined promotion, `=`,
+/// or with `kept` where XBoard would promote the piece anyway (see [`kept_letter`]).
+pub fn gui_move(facts: &MoveFacts, ranks: usize, kept: Option<char>) -> String {
     match (facts.drop, facts.displaced) {
         (Some(letter), Some(dest)) => format!(
             "{}{}{}",
@@ -129,8 +131,71 @@ pub fn gui_move(facts: &MoveFacts, ranks: usize) -> String {
             square_name(dest, ranks),
             letter.to_ascii_lowercase()
         ),
+        _ if facts.promotion_choice && !facts.text.xboard.ends_with('+') => {
+            format!("{}{}", facts.text.xboard, kept.unwrap_or('='))
+        }
         _ => facts.text.xboard.clone(),
     }
+}
+
+/// The piece on `square` as the board field of `fen` writes it (`P`, `p`, `+U`); None for an
+/// empty square or a hole.
+pub fn fen_piece(fen: &str, square: Coord, ranks: usize) -> Option<String> {
+    let board = fen.split([' ', '[']).next()?;
+    let row = board.split('/').nth(ranks.checked_sub(square.1 + 1)?)?;
+    let mut file = 0;
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(d) = c.to_digit(10) {
+            let mut n = d as usize;
+            if let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n * 10 + d2 as usize;
+                chars.next();
+            }
+            file += n;
+            continue;
+        }
+        let piece = match c {
+            '+' => format!("+{}", chars.next()?),
+            _ => c.to_string(),
+        };
+        if file == square.0 {
+            return (piece != "*").then_some(piece);
+        }
+        file += 1;
+        if file > square.0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether XBoard would promote a piece that may stay as it is: `piece` (as the FEN writes
+/// it) moving to `to` for White or Black. XBoard (4.9.1) takes a piece on its pawn or lance
+/// slot reaching its side's last rank for a pawn that must promote: told a bare move it
+/// promotes it (and passes the promotion on to the other engine), told `=` it puts the piece
+/// the `=` names, none, on the square. Told the piece's own letter it keeps the piece. That
+/// letter, lower case as a promotion letter is written, or None where XBoard lets the move
+/// stand. (Cannon Shogi's soldier reaching Black's last rank; White's last rank is not
+/// XBoard's, whose board has two dead ranks above it for the 11-kind hand.)
+pub fn kept_letter(
+    look: &BoardLook,
+    piece: &str,
+    to: Coord,
+    white: bool,
+    ranks: usize,
+) -> Option<char> {
+    let letter = piece.chars().next().filter(char::is_ascii_alphabetic)?;
+    let on_pawn_slot = look.images.iter().any(|&(c, image)| {
+        c == letter.to_ascii_uppercase() && matches!(image, PieceImage::Pawn | PieceImage::Lance)
+    });
+    let last_rank = if white {
+        // XBoard adds dead ranks above the board for a hand larger than it.
+        (look.hand_slots <= ranks).then(|| ranks - 1)
+    } else {
+        Some(0)
+    };
+    (on_pawn_slot && last_rank == Some(to.1)).then(|| letter.to_ascii_lowercase())
 }
 
 /// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
@@ -487,6 +552,28 @@ mod tests {
     }
 
     #[test]
+    fn xboard_keeps_a_soldier_on_blacks_last_rank_only_by_its_letter() {
+        let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
+        let fen = "4k4/9/9/9/9/9/9/6p1+p/K7P[P] b - - 0 1";
+        assert_eq!(fen_piece(fen, (6, 1), 9).as_deref(), Some("p"));
+        assert_eq!(fen_piece(fen, (8, 1), 9).as_deref(), Some("+p"));
+        assert_eq!(fen_piece(fen, (8, 0), 9).as_deref(), Some("P"));
+        assert_eq!(fen_piece(fen, (4, 8), 9).as_deref(), Some("k"));
+        assert_eq!(fen_piece(fen, (5, 1), 9), None);
+        assert_eq!(fen_piece(fen, (1, 0), 9), None);
+        // Black's soldier (XBoard's pawn slot) on rank 1: XBoard would promote it.
+        assert_eq!(kept_letter(shogi, "p", (6, 0), false, 9), Some('p'));
+        assert_eq!(kept_letter(shogi, "p", (6, 2), false, 9), None);
+        // A promoted soldier, another piece, or White's soldier on rank 9 (below XBoard's dead
+        // ranks): XBoard lets the move stand.
+        assert_eq!(kept_letter(shogi, "+p", (6, 0), false, 9), None);
+        assert_eq!(kept_letter(shogi, "b", (6, 0), false, 9), None);
+        assert_eq!(kept_letter(shogi, "P", (0, 8), true, 9), None);
+        // Cannon's holes are no pieces.
+        assert_eq!(fen_piece("*9/10[] w - - 0 1", (0, 1), 2), None);
+    }
+
+    #[test]
     fn a_swedish_cannon_comes_in_through_its_pawn_on_blue_squares() {
         // White has a cannon in hand, pawns on e2 (free to advance two) and d2 (blocked by the
         // knight on d4), and a knight on g1.
@@ -546,7 +633,19 @@ mod tests {
             highlight(&entry_marks(&facts, Some((8, 7)), &[]), 9, 9),
             "highlight 8R/9/9/9/9/9/9/9/9"
         );
+        // Told to XBoard, the declined promotion carries XBoard's `=`; the promotion, and a
+        // move that cannot promote, are as the engine writes them.
+        let told =
+            |mv: &str| gui_move(facts.iter().find(|f| f.text.xboard == mv).unwrap(), 9, None);
+        assert_eq!(told("d2d7"), "d2d7=");
+        assert_eq!(told("d2d7+"), "d2d7+");
+        assert_eq!(told("a8a9"), "a8a9=");
+        assert_eq!(told("d2d3"), "d2d3");
+        assert_eq!(told("i8i9+"), "i8i9+");
         assert!(promotion_choice_at(&facts, d2, &[(3, 6)]));
+        // Where XBoard would promote anyway, the piece's own letter keeps it.
+        let a8a9 = facts.iter().find(|f| f.text.xboard == "a8a9").unwrap();
+        assert_eq!(gui_move(a8a9, 9, Some('p')), "a8a9p");
         assert!(!promotion_choice_at(&facts, d2, &[(3, 2)]));
         assert!(!promotion_choice_at(&facts, Some((8, 7)), &[(8, 8)]));
     }
