@@ -4,9 +4,11 @@
 # than "*", with moves XBoard accepted), and from XBoard's debug log that neither engine
 # refused a move of the other. Takes a screenshot of each final board. Then a player (xdotool
 # clicking in XBoard) shoots with a Cannon soldier, and the check is that XBoard and the
-# engine keep the same board (the shooter stays, the victim goes); and a player promotes a
+# engine keep the same board (the shooter stays, the victim goes); a player promotes a
 # Cannon Shogi cannon and declines a soldier's promotions, with sweep promotions and with the
-# dialog.
+# dialog; a player brings Swedish cannons in by mouse (gating, `e2e4c`); and in every game a
+# position is pasted (Edit > Paste Position), after which XBoard's board (Edit > Copy
+# Position) must hold it and, after the engine's move from it, be the engine's.
 #
 # Usage: scripts/xboard_smoke.sh [ENGINE_BINARY] [SCREENSHOT_DIR]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing);
@@ -14,13 +16,35 @@
 # Environment: SMOKE_VARIANTS="a b" plays only those variants, SMOKE_KEEP=1 keeps the work
 # directory (games, XBoard logs), SMOKE_GAME_SECONDS (default 120) bounds each game,
 # SMOKE_HUMAN_ONLY=1 skips the engine games and plays only the players' mouse games (the
-# Cannon shot, the Cannon Shogi promotions) of the variants chosen.
+# Cannon shot, the Cannon Shogi promotions, the Swedish cannon entries) and the pasted
+# positions of the variants chosen.
 # A game that does not reach an end is reported with XBoard's log and played once more.
-# Installs xboard, xvfb, xdotool and imagemagick with apt-get when they are missing (CI runs as
-# root).
+# Installs xboard, xvfb, xdotool, xclip and imagemagick with apt-get when they are missing (CI
+# runs as root).
 set -euo pipefail
 SELF="$(realpath "$0")"
 cd "$(dirname "$0")/.."
+
+# XBoard's options for how a game looks (into the array LOOK): the Cannonrider games swap the
+# square colours (and drop the textures) so that b1 is dark, as the rules colour the board
+# (docs/xboard.md); Swedish Cannon Chess keeps its pawns on XBoard's lance slot (for the
+# cannon's entry, see docs/xboard.md), and a piece directory in DIR holding the pawn images
+# under the lance's names draws them as pawns (XBoard takes every other image from its own set).
+look_options() {
+    local xbname="$1" dir="$2"
+    LOOK=()
+    if [[ "$xbname" == cannonrider* ]]; then
+        LOOK=(-lightSquareColor "#77A26D" -darkSquareColor "#C8C365"
+            -liteBackTextureFile "" -darkBackTextureFile "")
+    fi
+    if [[ "$xbname" == swedishcannon* ]]; then
+        local svg=/usr/share/games/xboard/themes/default
+        mkdir -p "$dir/pieces"
+        cp "$svg/WhitePawn.svg" "$dir/pieces/WhiteLance.svg"
+        cp "$svg/BlackPawn.svg" "$dir/pieces/BlackLance.svg"
+        LOOK=(-pieceImageDirectory "$dir/pieces")
+    fi
+}
 
 # One game, run inside Xvfb: a two-game match (whose pause after the first game gives time to
 # read the saved game), a screenshot during the game; wait for the saved game, then
@@ -28,24 +52,9 @@ cd "$(dirname "$0")/.."
 play_one() {
     local variant="$1" xbname="$2" legality="$3" dir="$4" shot="$5" XBOARD="$6" ENGINE="$7"
     cd "$dir"
-    # The Cannonrider games swap the square colours (and drop the textures) so that b1 is
-    # dark, as the rules colour the board (docs/xboard.md).
-    local colours=()
-    if [[ "$xbname" == cannonrider* ]]; then
-        colours=(-lightSquareColor "#77A26D" -darkSquareColor "#C8C365"
-            -liteBackTextureFile "" -darkBackTextureFile "")
-    fi
-    # Swedish Cannon Chess keeps its pawns on XBoard's lance slot (for the cannon's entry, see
-    # docs/xboard.md); a piece directory holding the pawn images under the lance's names
-    # draws them as pawns (XBoard takes every other image from its own set).
-    if [[ "$xbname" == swedishcannon* ]]; then
-        local svg=/usr/share/games/xboard/themes/default
-        mkdir -p "$dir/pieces"
-        cp "$svg/WhitePawn.svg" "$dir/pieces/WhiteLance.svg"
-        cp "$svg/BlackPawn.svg" "$dir/pieces/BlackLance.svg"
-        colours=(-pieceImageDirectory "$dir/pieces")
-    fi
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" "${colours[@]}" \
+    local LOOK
+    look_options "$xbname" "$dir"
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" "${LOOK[@]}" \
         -variant "$xbname" -testLegality "$legality" -matchGames 2 -matchPause 20000 \
         -tc 5 -inc 0 -depth 3 -adjudicateDrawMoves 250 \
         -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
@@ -296,6 +305,225 @@ human_promotion() {
     wait "$pid" 2>/dev/null || true
 }
 
+# Ends XBoard (and so its engines), bounded: an XBoard that ignores SIGTERM is killed.
+stop_xboard() {
+    local pid="$1" grace=$((SECONDS + 10))
+    kill "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# A player's Swedish Cannon Chess game, run inside Xvfb: XBoard in Edit Game mode, every move
+# clicked. A cannon comes in by mouse as the cannon in hand, then the pawn it comes in on (XBoard
+# takes that click as lifting the pawn, since the engine marks no square for the cannon), then
+# the pawn's square two ahead, which the engine marks blue: XBoard asks the engine's `choice`
+# there (`c`) and sends the move as Seirawan gating, e2e4c. White and Black each bring one in,
+# then make a plain move; XBoard's board is then copied (Copy Position) into board.fen.
+human_entry() {
+    local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
+    cd "$dir"
+    local LOOK i x0 y0 px py
+    look_options swedishcannon "$dir"
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "${LOOK[@]}" -variant swedishcannon \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
+        -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$!
+    for ((i = 0; i < 80; i++)); do
+        grep -q '<first *: *pong' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 8 8) ||
+        { echo "  human entry: no board found on the screen"; stop_xboard "$pid"; return; }
+    # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -2 and 9 are the holdings,
+    # one empty column away from the board), then waits for the engine's answer.
+    click() {
+        local x y
+        x=$(awk -v a="$x0" -v p="$px" -v f="$1" 'BEGIN { printf "%d", a + (f + 0.5) * p }')
+        y=$(awk -v a="$y0" -v p="$py" -v r="$2" 'BEGIN { printf "%d", a + (7 - r + 0.5) * p }')
+        xdotool mousemove "$x" "$y"
+        sleep 0.3
+        xdotool mousedown 1
+        sleep 0.15
+        xdotool mouseup 1
+        sleep 0.8
+    }
+    sq() { click $(($(printf '%d' "'${1:0:1}") - 97)) $((${1:1} - 1)); }
+    # The holdings hold N B R Q C from White's side: White's cannon is the fifth square up at
+    # the right, Black's the fifth down at the left.
+    click 9 4           # White's cannon in hand
+    sq e2               # the pawn: XBoard lifts it, the engine marks e4 blue
+    screenshot "the pawn lifted for the cannon's entry" "${shot%.png}_lifted.png"
+    sq e4               # 1. e2e4c: the cannon on e2, the pawn on e4
+    click -2 3          # Black's cannon in hand
+    sq d7; sq d5        # ... d7d5c
+    sq g1; sq f3        # 2. g1f3, plain moves
+    sq e7; sq e5        # ... e7e5
+    sleep 1
+    screenshot "the cannons brought in" "$shot"
+    xdotool key ctrl+shift+c
+    sleep 0.5
+    timeout 5 xclip -o -selection clipboard >"$dir/board.fen" 2>/dev/null || true
+    stop_xboard "$pid"
+}
+
+# A position pasted into XBoard, run inside Xvfb: XBoard in Edit Game mode, the FEN put on the
+# clipboard (xclip) and pasted with Edit > Paste Position (Ctrl+Shift+V), which sends the
+# engine `new`, `variant`, `force` and `setboard`. XBoard's board is then copied with Edit >
+# Copy Position (Ctrl+Shift+C) into pasted.fen; the engine moves for the side to move (Mode >
+# Machine White or Black), and XBoard's board after that move goes into moved.fen.
+human_paste() {
+    local variant="$1" xbname="$2" legality="$3" fen="$4" dir="$5" shot="$6" XBOARD="$7" ENGINE="$8"
+    cd "$dir"
+    local LOOK i
+    look_options "$xbname" "$dir"
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "${LOOK[@]}" -variant "$xbname" \
+        -testLegality "$legality" -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
+        -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    local pid=$!
+    # XBoard's `ping` after the engine's set-up (and its `setup`) is answered.
+    for ((i = 0; i < 80; i++)); do
+        grep -q '<first *: *pong' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 0.5
+    # Without a window manager the keyboard goes to the window under the pointer.
+    xdotool mousemove 250 300
+    printf '%s' "$fen" | xclip -selection clipboard >/dev/null 2>&1
+    sleep 0.3
+    xdotool key ctrl+shift+v
+    for ((i = 0; i < 40; i++)); do
+        grep -q '>first *: *setboard' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    # Time for the engine's answers (a `setup`) to reach XBoard.
+    sleep 1.5
+    screenshot "$variant: the pasted position" "$shot"
+    # XBoard's board, by Copy Position (the clipboard emptied first, so that a copy that
+    # fails reads as no board rather than as the FEN pasted).
+    copy_position() {
+        printf 'none' | xclip -selection clipboard >/dev/null 2>&1
+        sleep 0.3
+        xdotool key ctrl+shift+c
+        sleep 0.5
+        timeout 5 xclip -o -selection clipboard >"$1" 2>/dev/null || true
+    }
+    copy_position "$dir/pasted.fen"
+    if [[ "$(cut -d' ' -f2 <<<"$fen")" == b ]]; then
+        xdotool key ctrl+b
+    else
+        xdotool key ctrl+w
+    fi
+    for ((i = 0; i < 120; i++)); do
+        grep -q '<first *: *move ' "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    copy_position "$dir/moved.fen"
+    stop_xboard "$pid"
+}
+
+# A FEN's board, hand (its letters sorted) and side to move, as "BOARD HAND SIDE": what XBoard's
+# Copy Position and the engine's FEN must agree on (the other fields are written differently:
+# XBoard writes an empty hand as `[-]`, no castling field in shogi, gating rights in castling).
+fen_key() {
+    local board="${1%% *}" rest="${1#* }" hand=""
+    if [[ "$board" == *\[* ]]; then
+        hand="${board#*\[}"
+        hand="${hand%\]*}"
+        board="${board%%\[*}"
+    fi
+    hand=$(tr -d -- '-' <<<"$hand" | grep -o . | sort | tr -d '\n' || true)
+    echo "$board [${hand}] ${rest%% *}"
+}
+
+# Runs human_paste under Xvfb for one game and checks that XBoard's board and the engine's hold
+# the pasted position, and agree after the engine's move from it: XBoard's board (copied from
+# XBoard) against the FEN pasted, then against the engine's own position after the same
+# `setboard` and move, asked of another process of the engine (`d`).
+check_paste() {
+    local variant="$1" xbname="$2" legality="$3" fen="$4"
+    local dir="$WORK/$variant-paste" status=0
+    mkdir -p "$dir"
+    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --human-paste "$variant" "$xbname" "$legality" "$fen" "$dir" \
+        "$SHOTS/${variant}_paste.png" "$XBOARD" "$ENGINE" || true
+    local log="$dir/xboard.debug" sent mv engine_fen want got
+    sent=$(sed -n 's/^.*>first *: *setboard //p' "$log" 2>/dev/null | tail -1)
+    mv=$(sed -n 's/^.*<first *: *move //p' "$log" 2>/dev/null | head -1)
+    echo "$variant, a pasted position: engine's move $mv"
+    want=$(fen_key "$fen")
+    got=$(fen_key "$(head -1 "$dir/pasted.fen" 2>/dev/null)")
+    if [[ "$got" != "$want" ]]; then
+        echo "  FAIL: XBoard's board after the paste is $got, not $want"
+        status=1
+    fi
+    if [[ -z "$sent" || "$(fen_key "$sent")" != "$want" ]]; then
+        echo "  FAIL: XBoard sent the engine 'setboard ${sent:-(none)}', not the position pasted"
+        status=1
+    fi
+    if [[ -z "$mv" ]]; then
+        echo "  FAIL: the engine did not move from the pasted position"
+        return 1
+    fi
+    engine_fen=$(printf 'xboard\nprotover 2\nvariant %s\nforce\nsetboard %s\nusermove %s\nd\nquit\n' \
+        "$xbname" "$sent" "$mv" | timeout 20 "$ENGINE" | sed -n 's/^# Fen: //p')
+    want=$(fen_key "$engine_fen")
+    got=$(fen_key "$(head -1 "$dir/moved.fen" 2>/dev/null)")
+    if [[ -z "$engine_fen" || "$got" != "$want" ]]; then
+        echo "  FAIL: after $mv XBoard's board is $got, the engine's $want"
+        status=1
+    fi
+    if grep -qE '<first *: *(Illegal move|Error|tellusererror)' "$log"; then
+        echo "  FAIL: the engine refused a move or command:"
+        grep -E '<first *: *(Illegal move|Error|tellusererror)' "$log" | head -5
+        status=1
+    fi
+    return $status
+}
+
+# Runs human_entry under Xvfb and checks what XBoard sent and shows: the two entries as gating
+# moves and the plain moves as they were, and XBoard's board the engine's after them.
+check_human_entry() {
+    local dir="$WORK/swedishcannon-human" status=0
+    mkdir -p "$dir"
+    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
+        bash "$SELF" --human-entry "$dir" "$SHOTS/swedishcannon_entry.png" "$XBOARD" "$ENGINE" ||
+        true
+    local log="$dir/xboard.debug" sent want engine_fen got
+    want="e2e4c d7d5c g1f3 e7e5 "
+    sent=$(grep -oE '>first *: *(usermove )?[a-h][1-8][a-h][1-8][a-z]?$' "$log" 2>/dev/null |
+        sed -E 's/.* //' | tr '\n' ' ')
+    echo "swedishcannon, a player's cannon entries: $sent"
+    if [[ "$sent" != "$want" ]]; then
+        echo "  FAIL: expected XBoard to send $want"
+        status=1
+    fi
+    engine_fen=$(printf 'xboard\nprotover 2\nvariant swedishcannon\nforce\n%s\nd\nquit\n' \
+        "$(printf 'usermove %s\n' $want)" | timeout 20 "$ENGINE" | sed -n 's/^# Fen: //p')
+    got=$(fen_key "$(head -1 "$dir/board.fen" 2>/dev/null)")
+    if [[ "$got" != "$(fen_key "$engine_fen")" ]]; then
+        echo "  FAIL: XBoard's board is $got, the engine's $(fen_key "$engine_fen")"
+        status=1
+    fi
+    if grep -qE '<first *: *(Illegal move|Error)' "$log"; then
+        echo "  FAIL: the engine refused a move or command:"
+        grep -E '<first *: *(Illegal move|Error)' "$log" | head -5
+        status=1
+    fi
+    return $status
+}
+
 # Runs human_promotion under Xvfb in MODE (sweep or dialog) and checks what XBoard sent,
 # logged and saved.
 check_human_promotion() {
@@ -381,6 +609,16 @@ if [[ "${1:-}" == --human-promotion ]]; then
     human_promotion "$@"
     exit 0
 fi
+if [[ "${1:-}" == --human-entry ]]; then
+    shift
+    human_entry "$@"
+    exit 0
+fi
+if [[ "${1:-}" == --human-paste ]]; then
+    shift
+    human_paste "$@"
+    exit 0
+fi
 if [[ "${1:-}" == --human-shot ]]; then
     shift
     human_shot "$@"
@@ -397,11 +635,11 @@ ENGINE="$(realpath "$ENGINE")"
 
 XBOARD=/usr/games/xboard
 if [[ ! -x "$XBOARD" ]] || ! command -v xvfb-run >/dev/null || ! command -v import >/dev/null ||
-    ! command -v xdotool >/dev/null; then
-    echo "== installing xboard, xvfb, xdotool, imagemagick"
+    ! command -v xdotool >/dev/null || ! command -v xclip >/dev/null; then
+    echo "== installing xboard, xvfb, xdotool, xclip, imagemagick"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq xboard xvfb xauth xdotool imagemagick >/dev/null
+    apt-get install -y -qq xboard xvfb xauth xdotool xclip imagemagick >/dev/null
 fi
 
 WORK="$(mktemp -d)"
@@ -483,5 +721,45 @@ if printf '%s\n' "${VARIANTS[@]}" | grep -q '^cannonshogi '; then
     check_human_promotion sweep || fail=1
     check_human_promotion dialog || fail=1
 fi
+# The player's cannon entries, when Swedish Cannon Chess is among them.
+if printf '%s\n' "${VARIANTS[@]}" | grep -q '^swedishcannon '; then
+    check_human_entry || fail=1
+fi
+# A position pasted in every game: a few moves in, White or Black to move, with pieces in hand
+# where the game has a hand. (Before the engine sent its `setup` again after `setboard`,
+# XBoard 4.9.1 put Cannon Shogi's board back at the start while the engine took the position.)
+# The position two plies into a game: the first legal move of each side, in the order of the
+# engine's `perft 1` (the `ping` holds `quit` back until the count is printed).
+two_plies() {
+    local xbname="$1" moves="" m i
+    for i in 1 2; do
+        m=$(printf 'xboard\nprotover 2\nvariant %s\nforce\n%sperft 1\nping 1\nquit\n' \
+            "$xbname" "$moves" | "$ENGINE" | sed -n 's/^\([^ ]*\): [0-9]*$/\1/p' | head -1)
+        moves+="usermove $m"$'\n'
+    done
+    printf 'xboard\nprotover 2\nvariant %s\nforce\n%sd\nquit\n' "$xbname" "$moves" |
+        "$ENGINE" | sed -n 's/^# Fen: //p'
+}
+declare -A PASTE=(
+    [chess]="rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    [cannon]="2t7/1s1s1s1s1s/1s1s1s1s1s/1s1s3s1s/4s5/S9/2S1S1S1S1/S1S1S1S1S1/S1S1S1S1S1/1T8[] w - - 2 3"
+    [cannonrider]="nrbckqcbrn/*ppp1pppp*/*8*/*3p4*/*3P4*/*8*/*PPP1PPPP*/NRBCKQCBRN w KQkq - 0 2"
+    [cannonriderscorpion]="nrbckqcbrn/*sss1ssss*/*8*/*3s4*/*3S4*/*8*/*SSS1SSSS*/NRBCKQCBRN w KQkq - 0 2"
+    [swedishcannon]="rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPPCPPP/RNBQKBNR[Ccc] b KQkq - 0 2"
+    [swedishcannon1]="rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPPCPPPP/RNBQKBNR[c] w KQkq - 0 2"
+    [cannonshogi]="lnsgkgsnl/1rci1ua2/p3p1b1p/2p6/9/2P6/P3P1P1P/2AU1ICR1/LNSGKGSNL[Pb] w - - 0 3"
+    [chesstonia]="1*rnbqkbnr**/**pp1ppppp**/pc9S/w3p6F/f3P6W/s9CP/**PP1PPPPP**/**RNBQKBNR*1 w KQkq - 0 2"
+)
+for entry in "${VARIANTS[@]}"; do
+    read -r variant xbname <<<"$entry"
+    legality=false
+    [[ "$xbname" == normal ]] && legality=true
+    fen="${PASTE[$variant]:-}"
+    if [[ -z "$fen" ]]; then
+        fen=$(two_plies "$xbname")
+        echo "$variant: no position to paste in PASTE; pasting $fen"
+    fi
+    check_paste "$variant" "$xbname" "$legality" "$fen" || fail=1
+done
 echo "screenshots in $SHOTS"
 exit $fail

@@ -158,6 +158,21 @@ fn unknown_games_get_setup_and_piece_lines() {
     );
     assert!(out.iter().any(|l| l.starts_with("piece S& ")), "{out:?}");
 
+    // Cannon Shogi: 9 ranks and 11 kinds in hand, and the moves of the pieces XBoard's shogi
+    // does not move as the game does (the soldier, the cannons and their flying forms).
+    let out = e.run(&["variant cannonshogi"]);
+    assert!(out[0].contains(") 9x9+11_shogi lnsgkgsnl/"), "{out:?}");
+    let pieces: Vec<&str> = out[1..]
+        .iter()
+        .filter_map(|l| l.strip_prefix("piece ")?.split_once("& ").map(|(p, _)| p))
+        .collect();
+    assert_eq!(
+        pieces,
+        ["P", "U", "A", "C", "I", "+U", "+A", "+C", "+I"],
+        "{out:?}"
+    );
+    assert!(out.contains(&"piece U& mRcpR".to_string()), "{out:?}");
+
     // XBoard knows orthodox chess: nothing to describe.
     assert!(e.run(&["variant normal"]).is_empty());
     assert_eq!(
@@ -417,6 +432,54 @@ fn cannon_shogi_promotion_choices_are_magenta() {
 }
 
 #[test]
+fn a_declined_promotion_is_sent_so_that_xboard_keeps_the_piece() {
+    // XBoard (4.9.1) takes Cannon Shogi's soldier (on its pawn slot) reaching Black's last
+    // rank for a pawn that must promote there: it relayed an engine's bare `g2g1` to the other
+    // engine as `g2g1+` (the two engines' games parted, scripts/xboard_smoke.sh), and told
+    // `g2g1=` it emptied g1 on its own board. Told `g2g1p`, the soldier's letter, it keeps the
+    // soldier. Other declined promotions carry XBoard's own mark, `=`.
+    let fen = "4k4/9/9/9/9/9/9/6p2/K8[] b - - 0 1";
+    let mut e = Engine::new_game();
+    let only = |e: &mut Engine, mv: &str| {
+        e.run(&[
+            "force",
+            &format!("setboard {fen}"),
+            "exclude all",
+            &format!("include {mv}"),
+            "sd 2",
+        ]);
+        e.send("go");
+        e.until(|l| l.starts_with("move ")).pop().unwrap()
+    };
+    e.run(&["variant cannonshogi"]);
+    assert_eq!(only(&mut e, "g2g1"), "move g2g1p");
+    assert_eq!(only(&mut e, "g2g1+"), "move g2g1+");
+    // A sideways step in the zone may promote too; the king has no promotion to decline.
+    assert_eq!(only(&mut e, "g2f2"), "move g2f2=");
+    assert_eq!(only(&mut e, "e9d9"), "move e9d9");
+    // XBoard passes `g2g1p` on to the other engine as it is: the declined move.
+    let fen_after = |e: &mut Engine| {
+        e.run(&["d"])
+            .into_iter()
+            .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+            .unwrap()
+    };
+    e.run(&["force", &format!("setboard {fen}")]);
+    assert!(e.run(&["usermove g2g1p"]).is_empty());
+    assert!(fen_after(&mut e).starts_with("4k4/9/9/9/9/9/9/9/K5p2[] w"));
+    // With the mouse that square offers no choice (yellow, not magenta): XBoard promotes the
+    // soldier there by itself, as it would show it anyway. The zone's sideways steps do.
+    e.run(&[&format!("setboard {fen}")]);
+    assert_eq!(
+        e.run(&["lift g2"]),
+        vec!["highlight 9/9/9/9/9/9/9/5M1M1/6Y2"]
+    );
+    assert_eq!(e.run(&["put g1"]), vec!["highlight 9/9/9/9/9/9/9/9/9"]);
+    assert!(e.run(&["usermove g2g1+"]).is_empty());
+    assert!(fen_after(&mut e).starts_with("4k4/9/9/9/9/9/9/9/K5+p2[] w"));
+}
+
+#[test]
 fn swedish_cannon_entry_is_written_as_gating() {
     let mut e = Engine::new_game();
     e.run(&["variant swedishcannon", "force"]);
@@ -428,6 +491,84 @@ fn swedish_cannon_entry_is_written_as_gating() {
     assert!(e.run(&["usermove g1f3="]).is_empty());
     // A gating suffix on a move that is no entry is refused.
     assert_eq!(e.run(&["usermove g8f6c"]), vec!["Illegal move: g8f6c"]);
+}
+
+#[test]
+fn a_position_set_up_is_described_again_with_the_setup() {
+    // XBoard 4.9.1 resets its board to the position of any `setup` whose format differs from
+    // its board's, and with Cannon Shogi's hand (11 kinds, 9 ranks) they always differ: the
+    // `setup` answering the `variant` it sends before a pasted position put its board back at
+    // the start. The same `setup` with the position set puts both boards there.
+    let mut e = Engine::new_game();
+    let setup = e.run(&["variant cannonshogi"]).remove(0);
+    let (head, start) = setup.split_once(" 9x9+11_shogi ").unwrap();
+    assert!(start.starts_with("lnsgkgsnl/1rci1uab1/"), "{setup}");
+    // As XBoard sends it: an empty hand as `[-]`, no castling or en-passant field.
+    let pasted = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/4P4/9/P1P3P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1";
+    assert_eq!(
+        e.run(&["force", &format!("setboard {pasted}")]),
+        vec![format!(
+            "{head} 9x9+11_shogi \
+             lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/4P4/9/P1P3P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1"
+        )]
+    );
+    // Pieces in hand and Black to move are written as the engine writes them.
+    let fen = "lnsgkgsnl/1rci1ua2/p2+Up1b1p/2p6/9/2P6/P3P1P1P/2A2ICR1/LNSGKGSNL[Pb] b - - 0 3";
+    assert_eq!(
+        e.run(&[&format!("setboard {fen}")]),
+        vec![format!("{head} 9x9+11_shogi {fen}")]
+    );
+    // A refused position gets its refusal alone.
+    let out = e.run(&["setboard lnsgkgsnl/9/9/9/9/9/9/9/9[] w - - 0 1"]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("tellusererror Illegal position"),
+        "{out:?}"
+    );
+    // Games XBoard knows get no `setup`.
+    e.run(&["new"]);
+    assert!(e
+        .run(&["setboard rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"])
+        .is_empty());
+}
+
+#[test]
+fn a_swedish_cannon_is_brought_in_with_the_mouse() {
+    // What XBoard (4.9.1) sends while a player clicks the cannon in hand, the pawn, then the
+    // pawn's square two ahead. Holdings squares are named off the board (`j5` right of it
+    // for White, `_4` left of it for Black).
+    let mut e = Engine::new_game();
+    e.run(&["variant swedishcannon", "force"]);
+    // The cannon in hand: no square marked. (XBoard cannot drop onto the pawn: a marked pawn
+    // would take the click as such a drop and do nothing.)
+    assert_eq!(e.run(&["lift j5"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    // The pawn clicked next is lifted (XBoard's change of mind): where it goes when the cannon
+    // comes in, blue. On a blue square XBoard asks for the move's last letter.
+    assert_eq!(e.run(&["lift e2"]), vec!["highlight 8/8/8/8/4B3/8/8/8"]);
+    assert_eq!(e.run(&["put e4"]), vec!["choice c"]);
+    assert!(e.run(&["usermove e2e4c"]).is_empty());
+    // Black the same way, from its holdings at the left.
+    assert_eq!(e.run(&["lift _4"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    assert_eq!(e.run(&["lift d7"]), vec!["highlight 8/8/8/3B4/8/8/8/8"]);
+    assert_eq!(e.run(&["put d5"]), vec!["choice c"]);
+    assert!(e.run(&["usermove d7d5c"]).is_empty());
+    // A pawn lifted alone keeps its plain moves; a piece that no cannon can come in on,
+    // lifted after the cannon, too.
+    assert_eq!(e.run(&["lift d2"]), vec!["highlight 8/8/8/8/3Y4/3Y4/8/8"]);
+    e.run(&["put d2"]);
+    e.run(&["lift j5"]);
+    assert_eq!(e.run(&["lift g1"]), vec!["highlight 8/8/8/8/8/5Y1Y/8/8"]);
+    assert_eq!(e.run(&["put f3"]), vec!["highlight 8/8/8/8/8/8/8/8"]);
+    // Both entries were played: d7's pawn is on d5, its cannon on d7.
+    let fen = e
+        .run(&["d"])
+        .into_iter()
+        .find_map(|l| l.strip_prefix("# Fen: ").map(str::to_string))
+        .unwrap();
+    assert!(
+        fen.starts_with("rnbqkbnr/pppcpppp/8/3p4/4P3/8/PPPPCPPP/RNBQKBNR[Cc] w"),
+        "{fen}"
+    );
 }
 
 #[test]

@@ -82,8 +82,10 @@ pub struct BoardLook {
     pub hand_slots: usize,
     pub hand: HandStyle,
     /// Moves in Betza notation for pieces a GUI can be told exactly (standard chess pieces
-    /// need none).
-    pub betza: &'static [(char, &'static str)],
+    /// need none): the piece as the FEN writes it (`S`, or `+U` for a promoted one) and its
+    /// moves, the same for both sides. A GUI that knows a piece's moves can check and write
+    /// them as it does its own pieces' (XBoard's move list and check marks).
+    pub betza: &'static [(&'static str, &'static str)],
 }
 
 impl BoardLook {

@@ -314,7 +314,7 @@ pub static VARIANTS: &[VariantInfo] = &[
             promoted: &[],
             hand_slots: 0,
             hand: HandStyle::None,
-            betza: &[('S', "fmWfceFifmnDfsmN")],
+            betza: &[("S", "fmWfceFifmnDfsmN")],
         }),
         bench: &[],
         // The pawn game's net: the Scorpion game shares it (`shares_net_of`).
@@ -412,7 +412,21 @@ pub static VARIANTS: &[VariantInfo] = &[
             ],
             hand_slots: 11,
             hand: HandStyle::CapturesToHand,
-            betza: &[],
+            // The pieces the shogi parent does not move as the game does (the soldier, and the
+            // cannons on borrowed images), as docs/rules/cannonshogi.md gives them: a GUI that
+            // knows their moves writes them all alike (XBoard: `Ud7+`, `Cb7+`, not `Cb7=+`
+            // for moves its own pieces of those images could not make) and marks checks by them.
+            betza: &[
+                ("P", "fsW"),
+                ("U", "mRcpR"),
+                ("A", "pR"),
+                ("C", "mBcpB"),
+                ("I", "pB"),
+                ("+U", "mRpRmFpB2"),
+                ("+A", "mRpRmFpB2"),
+                ("+C", "mBpBmWpR2"),
+                ("+I", "mBpBmWpR2"),
+            ],
         }),
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonshogi.nnue")),

@@ -113,15 +113,17 @@ pub fn setup_line(info: &VariantInfo, look: &BoardLook, fen: &str) -> String {
 pub fn piece_lines(look: &BoardLook) -> Vec<String> {
     look.betza
         .iter()
-        .map(|(c, betza)| format!("piece {c}& {betza}"))
+        .map(|(piece, betza)| format!("piece {piece}& {betza}"))
         .collect()
 }
 
 /// A move as XBoard's board is told it: the XBoard string, except that a piece brought in
 /// onto an occupied square whose piece moves on (the Swedish cannon's entry, `C@e2` with the
 /// pawn going to e4), which XBoard cannot show as a drop, is written as Seirawan gating,
-/// `e2e4c`: that piece's move, then the letter of the piece appearing where it stood.
-pub fn gui_move(facts: &MoveFacts, ranks: usize) -> String {
+/// `e2e4c`: that piece's move, then the letter of the piece appearing where it stood; and a
+/// move that could promote but does not ends with XBoard's mark of a declined promotion, `=`,
+/// or with `kept` where XBoard would promote the piece anyway (see [`kept_letter`]).
+pub fn gui_move(facts: &MoveFacts, ranks: usize, kept: Option<char>) -> String {
     match (facts.drop, facts.displaced) {
         (Some(letter), Some(dest)) => format!(
             "{}{}{}",
@@ -129,8 +131,71 @@ pub fn gui_move(facts: &MoveFacts, ranks: usize) -> String {
             square_name(dest, ranks),
             letter.to_ascii_lowercase()
         ),
+        _ if facts.promotion_choice && !facts.text.xboard.ends_with('+') => {
+            format!("{}{}", facts.text.xboard, kept.unwrap_or('='))
+        }
         _ => facts.text.xboard.clone(),
     }
+}
+
+/// The piece on `square` as the board field of `fen` writes it (`P`, `p`, `+U`); None for an
+/// empty square or a hole.
+pub fn fen_piece(fen: &str, square: Coord, ranks: usize) -> Option<String> {
+    let board = fen.split([' ', '[']).next()?;
+    let row = board.split('/').nth(ranks.checked_sub(square.1 + 1)?)?;
+    let mut file = 0;
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(d) = c.to_digit(10) {
+            let mut n = d as usize;
+            if let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n * 10 + d2 as usize;
+                chars.next();
+            }
+            file += n;
+            continue;
+        }
+        let piece = match c {
+            '+' => format!("+{}", chars.next()?),
+            _ => c.to_string(),
+        };
+        if file == square.0 {
+            return (piece != "*").then_some(piece);
+        }
+        file += 1;
+        if file > square.0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether XBoard would promote a piece that may stay as it is: `piece` (as the FEN writes
+/// it) moving to `to` for White or Black. XBoard (4.9.1) takes a piece on its pawn or lance
+/// slot reaching its side's last rank for a pawn that must promote: told a bare move it
+/// promotes it (and passes the promotion on to the other engine), told `=` it puts the piece
+/// the `=` names, none, on the square. Told the piece's own letter it keeps the piece. That
+/// letter, lower case as a promotion letter is written, or None where XBoard lets the move
+/// stand. (Cannon Shogi's soldier reaching Black's last rank; White's last rank is not
+/// XBoard's, whose board has two dead ranks above it for the 11-kind hand.)
+pub fn kept_letter(
+    look: &BoardLook,
+    piece: &str,
+    to: Coord,
+    white: bool,
+    ranks: usize,
+) -> Option<char> {
+    let letter = piece.chars().next().filter(char::is_ascii_alphabetic)?;
+    let on_pawn_slot = look.images.iter().any(|&(c, image)| {
+        c == letter.to_ascii_uppercase() && matches!(image, PieceImage::Pawn | PieceImage::Lance)
+    });
+    let last_rank = if white {
+        // XBoard adds dead ranks above the board for a hand larger than it.
+        (look.hand_slots <= ranks).then(|| ranks - 1)
+    } else {
+        Some(0)
+    };
+    (on_pawn_slot && last_rank == Some(to.1)).then(|| letter.to_ascii_lowercase())
 }
 
 /// A square name as XBoard writes it: file letter, then the rank (from 0 on boards with ten
@@ -175,8 +240,9 @@ pub enum Mark {
     /// A move onto a piece.
     Red,
     /// A square a move passes through and goes on from: XBoard waits there for the next leg
-    /// instead of ending the move (a Cannon shot is entered as the victim, then the shooter,
-    /// so that XBoard leaves the shooter where it stands).
+    /// instead of ending the move (a Cannon shot is clicked as the shooter, the victim, then
+    /// the shooter again: its legs go to the victim and back, so that XBoard leaves the
+    /// shooter where it stands).
     Cyan,
     /// A square where the move may promote or not (shogi's `+`, both forms legal): XBoard
     /// then asks the player, whatever slot the piece sits on. With yellow and red alone
@@ -184,6 +250,11 @@ pub enum Mark {
     /// by its own slots), so they could not be promoted by mouse (scripts/xboard_smoke.sh
     /// against the older build).
     Magenta,
+    /// A square where the move gets its last letter from the engine: XBoard waits there for a
+    /// `choice` and adds its letter to the move. A Swedish cannon's entry, entered as the
+    /// cannon in hand, then the pawn it comes in on, then the pawn's square (the cannon comes
+    /// in where the pawn stood, as Seirawan gating: `e2e4c`).
+    Blue,
 }
 
 impl Mark {
@@ -193,6 +264,7 @@ impl Mark {
             Mark::Red => 'R',
             Mark::Cyan => 'C',
             Mark::Magenta => 'M',
+            Mark::Blue => 'B',
         }
     }
 }
@@ -220,7 +292,10 @@ pub fn entry_marks(
     entered: &[Coord],
 ) -> Vec<(Coord, Mark)> {
     let mut marks: Vec<(Coord, Mark)> = Vec::new();
-    for f in continuing(facts, from, entered) {
+    // A piece lifted from the holdings: the pieces it can come in on (gating) are not marked,
+    // so that clicking one lifts it (XBoard cannot drop onto an occupied square; see
+    // `gating_marks`).
+    for f in continuing(facts, from, entered).filter(|f| f.displaced.is_none()) {
         let square = f.legs[entered.len()];
         let mark = if f.legs.len() > entered.len() + 1 {
             Mark::Cyan
@@ -241,6 +316,45 @@ pub fn entry_marks(
         }
     }
     marks
+}
+
+/// The entries by gating through the piece on `on`: the legal moves that bring a piece from
+/// the holdings onto `on` while the piece standing there moves on (a Swedish cannon's entry,
+/// `C@e2` with the pawn going to e4, which XBoard shows as Seirawan gating, `e2e4c`).
+fn gating_through(facts: &[MoveFacts], on: Coord) -> impl Iterator<Item = &MoveFacts> {
+    facts
+        .iter()
+        .filter(move |f| f.drop.is_some() && f.displaced.is_some() && f.to == on)
+}
+
+/// Whether a piece from the holdings can come in on `on` by gating (see [`gating_through`]).
+pub fn gates_through(facts: &[MoveFacts], on: Coord) -> bool {
+    gating_through(facts, on).next().is_some()
+}
+
+/// Where the piece on `on` goes when a piece from the holdings comes in on its square: each
+/// marked blue. XBoard can gate by mouse only for its own Seirawan chess's back rank, but it
+/// adds the letter the engine gives with `choice` to a move put on a blue square: a player
+/// lifts the cannon in hand, then the pawn (which XBoard takes as a change of mind: the
+/// pawn's square is not marked for the cannon), then puts the pawn on a blue square.
+pub fn gating_marks(facts: &[MoveFacts], on: Coord) -> Vec<(Coord, Mark)> {
+    let mut marks: Vec<(Coord, Mark)> = Vec::new();
+    for dest in gating_through(facts, on).filter_map(|f| f.displaced) {
+        if !marks.iter().any(|&(sq, _)| sq == dest) {
+            marks.push((dest, Mark::Blue));
+        }
+    }
+    marks
+}
+
+/// The letter XBoard adds to the move (its `choice`) when the piece on `on` goes to `dest` and
+/// a piece from the holdings comes in where it stood: the gated piece's, lower case (`c` in
+/// `e2e4c`).
+pub fn gating_choice(facts: &[MoveFacts], on: Coord, dest: Coord) -> Option<char> {
+    gating_through(facts, on)
+        .find(|f| f.displaced == Some(dest))
+        .and_then(|f| f.drop)
+        .map(|c| c.to_ascii_lowercase())
 }
 
 /// Whether some legal move from `from` goes through `entered` and then on from its last
@@ -344,6 +458,36 @@ mod tests {
     }
 
     #[test]
+    fn cannon_shogi_tells_the_moves_of_the_pieces_its_parent_does_not_know() {
+        // XBoard's shogi moves the soldier (pawn slot) only forward and the cannons (borrowed
+        // images) as the pieces of those images; told their moves, it writes every move of
+        // theirs as a move (`Cb7+`), not as an unknown one (`Cb7=+`).
+        let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
+        assert_eq!(
+            piece_lines(shogi),
+            [
+                "piece P& fsW",
+                "piece U& mRcpR",
+                "piece A& pR",
+                "piece C& mBcpB",
+                "piece I& pB",
+                "piece +U& mRpRmFpB2",
+                "piece +A& mRpRmFpB2",
+                "piece +C& mBpBmWpR2",
+                "piece +I& mBpBmWpR2",
+            ]
+        );
+        // Each described piece is one of the game's, and each promoted one has its image.
+        for (piece, _) in shogi.betza {
+            let letter = piece.trim_start_matches('+').chars().next().unwrap();
+            assert!(shogi.images.iter().any(|&(c, _)| c == letter), "{piece}");
+            if piece.starts_with('+') {
+                assert!(shogi.promoted.iter().any(|&(c, _)| c == letter), "{piece}");
+            }
+        }
+    }
+
+    #[test]
     fn setup_line_has_size_holdings_parent_and_fen() {
         let info = find("cannonrider").unwrap();
         let d = info.look.as_ref().unwrap();
@@ -381,7 +525,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shot_is_entered_as_victim_then_shooter() {
+    fn a_shot_is_entered_as_shooter_victim_shooter() {
         // White soldiers on e1-e3 (XBoard's 0-based ranks) shoot the black soldier on e5; e3
         // also steps to d4, e4 or f4.
         let mut s = find("cannon").unwrap().new_session();
@@ -405,6 +549,63 @@ mod tests {
         let shot = first_leg_of(&facts, "e3e5", 10).unwrap();
         assert_eq!(shot.text.xboard, "e3e5,e5e3");
         assert!(first_leg_of(&facts, "e3e4", 10).is_none());
+    }
+
+    #[test]
+    fn xboard_keeps_a_soldier_on_blacks_last_rank_only_by_its_letter() {
+        let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
+        let fen = "4k4/9/9/9/9/9/9/6p1+p/K7P[P] b - - 0 1";
+        assert_eq!(fen_piece(fen, (6, 1), 9).as_deref(), Some("p"));
+        assert_eq!(fen_piece(fen, (8, 1), 9).as_deref(), Some("+p"));
+        assert_eq!(fen_piece(fen, (8, 0), 9).as_deref(), Some("P"));
+        assert_eq!(fen_piece(fen, (4, 8), 9).as_deref(), Some("k"));
+        assert_eq!(fen_piece(fen, (5, 1), 9), None);
+        assert_eq!(fen_piece(fen, (1, 0), 9), None);
+        // Black's soldier (XBoard's pawn slot) on rank 1: XBoard would promote it.
+        assert_eq!(kept_letter(shogi, "p", (6, 0), false, 9), Some('p'));
+        assert_eq!(kept_letter(shogi, "p", (6, 2), false, 9), None);
+        // A promoted soldier, another piece, or White's soldier on rank 9 (below XBoard's dead
+        // ranks): XBoard lets the move stand.
+        assert_eq!(kept_letter(shogi, "+p", (6, 0), false, 9), None);
+        assert_eq!(kept_letter(shogi, "b", (6, 0), false, 9), None);
+        assert_eq!(kept_letter(shogi, "P", (0, 8), true, 9), None);
+        // Cannon's holes are no pieces.
+        assert_eq!(fen_piece("*9/10[] w - - 0 1", (0, 1), 2), None);
+    }
+
+    #[test]
+    fn a_swedish_cannon_comes_in_through_its_pawn_on_blue_squares() {
+        // White has a cannon in hand, pawns on e2 (free to advance two) and d2 (blocked by the
+        // knight on d4), and a knight on g1.
+        let mut s = find("swedishcannon").unwrap().new_session();
+        let fen = "4k3/8/8/8/3N4/8/3PP3/4K1N1[C] w - - 0 1";
+        s.set_position(Some(fen), &[], Notation::XBoard).unwrap();
+        let facts = s.move_facts();
+        // Lifted from the holdings: nothing marked, so that XBoard takes the click on the pawn
+        // next as lifting the pawn (a drop onto a marked pawn it would refuse by itself).
+        assert_eq!(
+            highlight(&entry_marks(&facts, None, &[]), 8, 8),
+            "highlight 8/8/8/8/8/8/8/8"
+        );
+        // The pawn lifted next: the square it goes to when the cannon comes in, blue (XBoard
+        // asks the engine's `choice` there); e3, a plain step, is not an entry.
+        let (e2, e3, e4, d2) = ((4, 1), (4, 2), (4, 3), (3, 1));
+        assert!(gates_through(&facts, e2));
+        assert_eq!(
+            highlight(&gating_marks(&facts, e2), 8, 8),
+            "highlight 8/8/8/8/4B3/8/8/8"
+        );
+        assert_eq!(gating_choice(&facts, e2, e4), Some('c'));
+        assert_eq!(gating_choice(&facts, e2, e3), None);
+        // No entry through the blocked pawn or the knight.
+        assert!(!gates_through(&facts, d2));
+        assert!(!gates_through(&facts, (6, 0)));
+        assert!(gating_marks(&facts, d2).is_empty());
+        // The pawn lifted alone keeps its plain moves, yellow.
+        assert_eq!(
+            highlight(&entry_marks(&facts, Some(e2), &[]), 8, 8),
+            "highlight 8/8/8/8/4Y3/4Y3/8/8"
+        );
     }
 
     #[test]
@@ -432,7 +633,19 @@ mod tests {
             highlight(&entry_marks(&facts, Some((8, 7)), &[]), 9, 9),
             "highlight 8R/9/9/9/9/9/9/9/9"
         );
+        // Told to XBoard, the declined promotion carries XBoard's `=`; the promotion, and a
+        // move that cannot promote, are as the engine writes them.
+        let told =
+            |mv: &str| gui_move(facts.iter().find(|f| f.text.xboard == mv).unwrap(), 9, None);
+        assert_eq!(told("d2d7"), "d2d7=");
+        assert_eq!(told("d2d7+"), "d2d7+");
+        assert_eq!(told("a8a9"), "a8a9=");
+        assert_eq!(told("d2d3"), "d2d3");
+        assert_eq!(told("i8i9+"), "i8i9+");
         assert!(promotion_choice_at(&facts, d2, &[(3, 6)]));
+        // Where XBoard would promote anyway, the piece's own letter keeps it.
+        let a8a9 = facts.iter().find(|f| f.text.xboard == "a8a9").unwrap();
+        assert_eq!(gui_move(a8a9, 9, Some('p')), "a8a9p");
         assert!(!promotion_choice_at(&facts, d2, &[(3, 2)]));
         assert!(!promotion_choice_at(&facts, Some((8, 7)), &[(8, 8)]));
     }

@@ -2,7 +2,8 @@
 //! by leg (`lift`, `put`, `hover`), answered with the squares the next leg may go to.
 
 use super::{clip, describe, say, XBoard, NOTATION};
-use crate::engine::Coord;
+use crate::board::Color;
+use crate::engine::{Coord, MoveFacts};
 
 /// A move being entered with the mouse: the square its piece was lifted from (None: the
 /// holdings) and the squares its first legs went through. XBoard reports a multi-leg move
@@ -11,16 +12,50 @@ use crate::engine::Coord;
 pub(super) struct Entry {
     pub(super) from: Option<Coord>,
     pub(super) entered: Vec<Coord>,
+    /// The piece on `from` was lifted right after a piece in the holdings: the move is an
+    /// entry by gating through it (a Swedish cannon coming in where the pawn stood, `e2e4c`),
+    /// and its destinations are marked blue for XBoard to ask the engine's `choice`.
+    pub(super) gating: bool,
 }
 
 impl XBoard {
     /// A move as XBoard is told it (see [`describe::gui_move`]).
     pub(super) fn gui_form(&self, mv: &str) -> String {
-        let ranks = self.state.variant().game.ranks;
+        let fen = self.state.session().fen();
         self.state
             .session()
             .facts_of(mv, NOTATION)
-            .map_or_else(|_| mv.to_string(), |f| describe::gui_move(&f, ranks))
+            .map_or_else(|_| mv.to_string(), |f| self.told(&fen, &f))
+    }
+
+    /// A legal move as XBoard is told it, `fen` the position.
+    fn told(&self, fen: &str, f: &MoveFacts) -> String {
+        describe::gui_move(f, self.board_size().1, self.kept_letter(fen, f))
+    }
+
+    /// For a move that may promote or not, where XBoard would promote the piece anyway: the
+    /// letter that keeps it (see [`describe::kept_letter`]).
+    fn kept_letter(&self, fen: &str, f: &MoveFacts) -> Option<char> {
+        let look = self.state.variant().look.as_ref()?;
+        let ranks = self.board_size().1;
+        let piece = describe::fen_piece(fen, f.from.filter(|_| f.promotion_choice)?, ranks)?;
+        let white = self.state.session().side_to_move() == Color::White;
+        describe::kept_letter(look, &piece, f.to, white, ranks)
+    }
+
+    /// The legal moves as the mouse enters them: where XBoard would promote a piece that may
+    /// stay as it is (see [`describe::kept_letter`]), the move offers no choice, so that
+    /// XBoard promotes it as it would anyway and both boards show the same. (Asked with its
+    /// dialog, XBoard 4.9.1 sent the declined move and emptied the square on its own board.)
+    pub(super) fn entry_facts(&self) -> Vec<MoveFacts> {
+        let fen = self.state.session().fen();
+        let mut facts = self.state.session().move_facts();
+        for f in &mut facts {
+            if self.kept_letter(&fen, f).is_some() {
+                f.promotion_choice = false;
+            }
+        }
+        facts
     }
 
     /// The engine's string of a move XBoard sent (see [`Self::gui_form`]; a trailing `=`, "no
@@ -32,12 +67,12 @@ impl XBoard {
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
-        let ranks = self.state.variant().game.ranks;
+        let fen = self.state.session().fen();
         self.state
             .session()
             .move_facts()
             .into_iter()
-            .find(|f| describe::gui_move(f, ranks) == s)
+            .find(|f| self.told(&fen, f) == s)
             .map_or_else(|| s.to_string(), |f| f.text.xboard)
     }
 
@@ -119,31 +154,57 @@ impl XBoard {
             let next_leg =
                 matches!(&self.entry, Some(e) if sq.is_some() && e.entered.last() == sq.as_ref());
             if !next_leg {
+                // A piece lifted just after a piece in the holdings, where a piece from the
+                // holdings can come in by gating: XBoard reports a click on the cannon in
+                // hand, then on the pawn, as two lifts (it takes the second as a change of
+                // mind), and that is how a player brings the cannon in.
+                let after_holdings =
+                    matches!(&self.entry, Some(e) if e.from.is_none() && e.entered.is_empty());
+                let gating = after_holdings
+                    && sq.is_some_and(|on| {
+                        describe::gates_through(&self.state.session().move_facts(), on)
+                    });
                 self.entry = Some(Entry {
                     from: sq,
                     entered: Vec::new(),
+                    gating,
                 });
             }
         }
         let Some(entry) = &self.entry else { return };
         let (files, ranks) = self.board_size();
-        let facts = self.state.session().move_facts();
-        let marks = describe::entry_marks(&facts, entry.from, &entry.entered);
+        let facts = self.entry_facts();
+        let marks = match entry.from {
+            Some(on) if entry.gating => describe::gating_marks(&facts, on),
+            _ => describe::entry_marks(&facts, entry.from, &entry.entered),
+        };
         say(&describe::highlight(&marks, files, ranks));
     }
 
     pub(super) fn cmd_put(&mut self, square: &str) {
         let sq = self.gui_square(square);
-        if let (Some(entry), Some(sq)) = (&mut self.entry, sq) {
+        if let (Some(entry), Some(sq)) = (&self.entry, sq) {
+            let (from, gating) = (entry.from, entry.gating);
             let mut entered = entry.entered.clone();
+            let facts = self.entry_facts();
+            if let (true, Some(on)) = (gating, from) {
+                // On a blue square XBoard waits for the letter of the piece coming in, adds
+                // it to the move (`e2e4c`) and sends the move. No highlight after it: XBoard
+                // reads the square's colour again when the `choice` comes.
+                if let Some(letter) = describe::gating_choice(&facts, on, sq) {
+                    self.entry = None;
+                    return say(&format!("choice {letter}"));
+                }
+            }
             entered.push(sq);
-            let facts = self.state.session().move_facts();
-            if describe::goes_on_from(&facts, entry.from, &entered) {
+            if describe::goes_on_from(&facts, from, &entered) {
                 // The end of a first leg: XBoard asks for the next one with a `lift` here.
-                entry.entered = entered;
+                if let Some(entry) = &mut self.entry {
+                    entry.entered = entered;
+                }
                 return;
             }
-            if describe::promotion_choice_at(&facts, entry.from, &entered) {
+            if describe::promotion_choice_at(&facts, from, &entered) {
                 // A piece put on a magenta square: with sweep promotions XBoard sends this
                 // `put` on the press and reads the square's colour again on the release, so
                 // clearing the marks now would lose the promotion.

@@ -50,14 +50,23 @@ impl XBoard {
             return say(&format!("Error ({e}): variant {}", clip(name)));
         }
         if let Some(desc) = &info.look {
-            say(&describe::setup_line(
-                info,
-                desc,
-                &self.state.session().fen(),
-            ));
+            self.say_setup();
             for l in describe::piece_lines(desc) {
                 say(&l);
             }
+        }
+    }
+
+    /// The `setup` line of the current game, with the current position, for a game XBoard
+    /// does not know (nothing for the others).
+    fn say_setup(&self) {
+        let info = self.state.variant();
+        if let Some(look) = &info.look {
+            say(&describe::setup_line(
+                info,
+                look,
+                &self.state.session().fen(),
+            ));
         }
     }
 
@@ -80,6 +89,18 @@ impl XBoard {
                 self.setup_fen = Some(fen.to_string());
                 self.history.clear();
                 self.game_over = false;
+                // The position again as the setup's. XBoard (4.9.1) takes a `setup` that
+                // differs from its board's format as a new board and resets it to the
+                // setup's position; it compares the ranks before adding the dead ranks of a
+                // hand larger than the board (Cannon Shogi: 9 ranks, 11 kinds in hand, an
+                // 11-rank board to XBoard), so every `setup` differs for it. The one answering
+                // the `variant` that XBoard sends before a position set up or pasted
+                // (`new`, `variant`, `force`, `setboard`) then put XBoard back at the start
+                // while the engine took the new position. After this one both boards hold
+                // the position set. (A position with Black to move, or a game XBoard thinks
+                // has begun, makes XBoard ignore both; in other games the `setup` matches
+                // and XBoard ignores it once it has a position set up.)
+                self.say_setup();
                 if self.analyzing {
                     self.start_analysis();
                 }

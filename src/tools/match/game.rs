@@ -127,6 +127,13 @@ fn read_move(session: &dyn Session, mv: &str, notation: Notation) -> Option<Move
         return Some(t);
     }
     if notation == Notation::XBoard {
+        // XBoard's mark of a declined shogi promotion (`a8a9=`, as XBoard and Cannonade send it).
+        if let Some(t) = mv
+            .strip_suffix('=')
+            .and_then(|m| session.move_text(m, notation).ok())
+        {
+            return Some(t);
+        }
         let plain = |s: &str| {
             s.trim_end_matches(['+', '#', '!', '?'])
                 .replace('0', "O")
@@ -460,6 +467,24 @@ mod tests {
             read_move(s.as_ref(), "Rxa8+", Notation::XBoard).map(|t| t.uci),
             Some("a1a8".to_string())
         );
+        // A declined shogi promotion in XBoard's form.
+        let mut shogi = registry::find("cannonshogi").unwrap().new_session();
+        shogi
+            .set_position(
+                Some("4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1"),
+                &[],
+                Notation::XBoard,
+            )
+            .unwrap();
+        assert_eq!(
+            read_move(shogi.as_ref(), "a8a9=", Notation::XBoard).map(|t| t.uci),
+            Some("a8a9".to_string())
+        );
+        assert_eq!(
+            read_move(shogi.as_ref(), "a8a9+", Notation::XBoard).map(|t| t.uci),
+            Some("a8a9+".to_string())
+        );
+        assert_eq!(read_move(shogi.as_ref(), "a8a9=", Notation::Uci), None);
         // UCI engines get no such leniency, and nonsense is refused by both.
         assert_eq!(read_move(s.as_ref(), "O-O", Notation::Uci), None);
         assert_eq!(read_move(s.as_ref(), "a1a1", Notation::XBoard), None);
