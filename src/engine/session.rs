@@ -152,6 +152,8 @@ pub struct MoveFacts {
     pub drop: Option<char>,
     /// Every square whose contents the move changes.
     pub changed: Vec<Coord>,
+    /// The moving piece as the FEN writes it (`P`, `+p`); `None` for a drop.
+    pub piece: Option<String>,
     /// For a piece brought onto an occupied square (a Swedish cannon's entry, `C@e2`): where
     /// the piece that stood there went (e4). `None` for every other move.
     pub displaced: Option<Coord>,
@@ -259,6 +261,7 @@ impl<G: Game> GameSession<G> {
                 pgn: pos.move_to_pgn(m),
             },
             from: drop.is_none().then(|| self.coord(m.from())),
+            piece: drop.is_none().then(|| pos.fen_piece(m.from())).flatten(),
             to: self.coord(m.to()),
             legs: leg_ends(m).iter().map(|&sq| self.coord(sq)).collect(),
             promotion_choice: m.kind() != MoveKind::Drop

@@ -367,6 +367,10 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// empty square. The facade compares it before and after a move to give the protocol
     /// adapters the squares a move changes, so that no adapter reads a FEN to find out.
     fn occupant(&self, sq: Square) -> Option<(Color, u8)>;
+
+    /// The piece on `sq` as the game's FEN writes it (`P`, `n`, `+p`), for adapters that name
+    /// pieces to a GUI; `None` for an empty square.
+    fn fen_piece(&self, sq: Square) -> Option<String>;
 }
 
 /// Bound on [`Game::moved_kind`]: every game's piece kinds fit below it.

@@ -220,6 +220,10 @@ impl Game for CannonPosition {
         self.see_ge_impl(m, threshold)
     }
 
+    fn fen_piece(&self, sq: Square) -> Option<String> {
+        self.letter_at(sq).map(String::from)
+    }
+
     fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
         self.letter_at(sq).map(|c| {
             let color = if c.is_ascii_uppercase() {

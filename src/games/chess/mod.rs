@@ -344,6 +344,10 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         self.see_ge_impl(m, threshold)
     }
 
+    fn fen_piece(&self, sq: Square) -> Option<String> {
+        self.piece_at(sq).map(|p| p.letter().to_string())
+    }
+
     fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
         self.piece_at(sq).map(|p| (p.color(), p.code()))
     }

@@ -298,6 +298,10 @@ impl Game for ShogiPosition {
         self.see_ge_impl(m, threshold)
     }
 
+    fn fen_piece(&self, sq: Square) -> Option<String> {
+        self.piece_at(sq).map(|p| p.fen())
+    }
+
     fn occupant(&self, sq: Square) -> Option<(Color, u8)> {
         self.piece_at(sq).map(|p| (p.color(), p.code()))
     }

@@ -138,38 +138,6 @@ pub fn gui_move(facts: &MoveFacts, ranks: usize, kept: Option<char>) -> String {
     }
 }
 
-/// The piece on `square` as the board field of `fen` writes it (`P`, `p`, `+U`); None for an
-/// empty square or a hole.
-pub fn fen_piece(fen: &str, square: Coord, ranks: usize) -> Option<String> {
-    let board = fen.split([' ', '[']).next()?;
-    let row = board.split('/').nth(ranks.checked_sub(square.1 + 1)?)?;
-    let mut file = 0;
-    let mut chars = row.chars().peekable();
-    while let Some(c) = chars.next() {
-        if let Some(d) = c.to_digit(10) {
-            let mut n = d as usize;
-            if let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
-                n = n * 10 + d2 as usize;
-                chars.next();
-            }
-            file += n;
-            continue;
-        }
-        let piece = match c {
-            '+' => format!("+{}", chars.next()?),
-            _ => c.to_string(),
-        };
-        if file == square.0 {
-            return (piece != "*").then_some(piece);
-        }
-        file += 1;
-        if file > square.0 {
-            return None;
-        }
-    }
-    None
-}
-
 /// Whether XBoard would promote a piece that may stay as it is: `piece` (as the FEN writes
 /// it) moving to `to` for White or Black. XBoard (4.9.1) takes a piece on its pawn or lance
 /// slot reaching its side's last rank for a pawn that must promote: told a bare move it
@@ -554,13 +522,18 @@ mod tests {
     #[test]
     fn xboard_keeps_a_soldier_on_blacks_last_rank_only_by_its_letter() {
         let shogi = find("cannonshogi").unwrap().look.as_ref().unwrap();
-        let fen = "4k4/9/9/9/9/9/9/6p1+p/K7P[P] b - - 0 1";
-        assert_eq!(fen_piece(fen, (6, 1), 9).as_deref(), Some("p"));
-        assert_eq!(fen_piece(fen, (8, 1), 9).as_deref(), Some("+p"));
-        assert_eq!(fen_piece(fen, (8, 0), 9).as_deref(), Some("P"));
-        assert_eq!(fen_piece(fen, (4, 8), 9).as_deref(), Some("k"));
-        assert_eq!(fen_piece(fen, (5, 1), 9), None);
-        assert_eq!(fen_piece(fen, (1, 0), 9), None);
+        // The moving piece comes with the move's facts, as the FEN writes it.
+        let mut s = find("cannonshogi").unwrap().new_session();
+        s.set_position(
+            Some("4k4/9/9/9/9/9/9/6p1+p/K7P[P] b - - 0 1"),
+            &[],
+            Notation::Uci,
+        )
+        .unwrap();
+        let piece = |mv: &str| s.facts_of(mv, Notation::Uci).unwrap().piece;
+        assert_eq!(piece("g2g1").as_deref(), Some("p"));
+        assert_eq!(piece("i2i1").as_deref(), Some("+p"));
+        assert_eq!(piece("e9d9").as_deref(), Some("k"));
         // Black's soldier (XBoard's pawn slot) on rank 1: XBoard would promote it.
         assert_eq!(kept_letter(shogi, "p", (6, 0), false, 9), Some('p'));
         assert_eq!(kept_letter(shogi, "p", (6, 2), false, 9), None);
@@ -569,8 +542,6 @@ mod tests {
         assert_eq!(kept_letter(shogi, "+p", (6, 0), false, 9), None);
         assert_eq!(kept_letter(shogi, "b", (6, 0), false, 9), None);
         assert_eq!(kept_letter(shogi, "P", (0, 8), true, 9), None);
-        // Cannon's holes are no pieces.
-        assert_eq!(fen_piece("*9/10[] w - - 0 1", (0, 1), 2), None);
     }
 
     #[test]

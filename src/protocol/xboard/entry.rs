@@ -21,26 +21,25 @@ pub(super) struct Entry {
 impl XBoard {
     /// A move as XBoard is told it (see [`describe::gui_move`]).
     pub(super) fn gui_form(&self, mv: &str) -> String {
-        let fen = self.state.session().fen();
         self.state
             .session()
             .facts_of(mv, NOTATION)
-            .map_or_else(|_| mv.to_string(), |f| self.told(&fen, &f))
+            .map_or_else(|_| mv.to_string(), |f| self.told(&f))
     }
 
-    /// A legal move as XBoard is told it, `fen` the position.
-    fn told(&self, fen: &str, f: &MoveFacts) -> String {
-        describe::gui_move(f, self.board_size().1, self.kept_letter(fen, f))
+    /// A legal move as XBoard is told it.
+    fn told(&self, f: &MoveFacts) -> String {
+        describe::gui_move(f, self.board_size().1, self.kept_letter(f))
     }
 
     /// For a move that may promote or not, where XBoard would promote the piece anyway: the
     /// letter that keeps it (see [`describe::kept_letter`]).
-    fn kept_letter(&self, fen: &str, f: &MoveFacts) -> Option<char> {
+    fn kept_letter(&self, f: &MoveFacts) -> Option<char> {
         let look = self.state.variant().look.as_ref()?;
         let ranks = self.board_size().1;
-        let piece = describe::fen_piece(fen, f.from.filter(|_| f.promotion_choice)?, ranks)?;
+        let piece = f.piece.as_deref().filter(|_| f.promotion_choice)?;
         let white = self.state.session().side_to_move() == Color::White;
-        describe::kept_letter(look, &piece, f.to, white, ranks)
+        describe::kept_letter(look, piece, f.to, white, ranks)
     }
 
     /// The legal moves as the mouse enters them: where XBoard would promote a piece that may
@@ -48,10 +47,9 @@ impl XBoard {
     /// XBoard promotes it as it would anyway and both boards show the same. (Asked with its
     /// dialog, XBoard 4.9.1 sent the declined move and emptied the square on its own board.)
     pub(super) fn entry_facts(&self) -> Vec<MoveFacts> {
-        let fen = self.state.session().fen();
         let mut facts = self.state.session().move_facts();
         for f in &mut facts {
-            if self.kept_letter(&fen, f).is_some() {
+            if self.kept_letter(f).is_some() {
                 f.promotion_choice = false;
             }
         }
@@ -67,12 +65,11 @@ impl XBoard {
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
-        let fen = self.state.session().fen();
         self.state
             .session()
             .move_facts()
             .into_iter()
-            .find(|f| self.told(&fen, f) == s)
+            .find(|f| self.told(f) == s)
             .map_or_else(|| s.to_string(), |f| f.text.xboard)
     }
 
