@@ -92,12 +92,13 @@ impl Skill {
         }
     }
 
-    /// How much a line's shortfall from the best is forgiven, out of 128: Stockfish's
-    /// weakness, falling from 100 at level 0 to nothing at full strength (and rising to 125 at
-    /// the lowest level: never more than the shortfall itself, or a worse line would be
-    /// preferred for being worse).
+    /// How much a line's shortfall from the best is forgiven, out of 128 (Stockfish's
+    /// weakness): 100 at level 0, falling to nothing at level 10 (from there on a level plays
+    /// its best line and differs only by the nodes it searches), and rising to 125 at the
+    /// lowest level: never more than the shortfall itself, or a worse line would be preferred
+    /// for being worse.
     fn weakness(&self) -> f64 {
-        (100.0 - 5.0 * self.level - 2.5 * self.level.min(0.0)).clamp(0.0, 125.0)
+        (100.0 - 10.0 * self.level - 2.5 * self.level.min(0.0)).clamp(0.0, 125.0)
     }
 
     /// Chooses among lines scored `scores` (centipawns, best first, as the search reports them):
