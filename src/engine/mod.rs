@@ -11,6 +11,7 @@ pub mod registry;
 pub mod session;
 pub mod state;
 pub mod text;
+pub mod wdl;
 
 pub use registry::{VariantInfo, VARIANTS};
 pub use session::{apply_moves, Coord, Divide, GameSession, MoveFacts, MoveText, Session};
