@@ -27,22 +27,24 @@ const LEVEL_0_NODES: f64 = 100.0;
 /// Levels that double the nodes searched.
 pub const LEVELS_PER_DOUBLING: f64 = 1.6;
 
-/// `UCI_Elo`'s range: a beginner to the full engine (which plays at about 2500 on Stockfish's
-/// scale at 10 s + 0.1 s a game, docs/strength.md).
+/// `UCI_Elo`'s range: a beginner to the full engine (which plays at about 2250 on Stockfish
+/// 15.1's scale at 10 s + 0.1 s a game, docs/strength.md).
 pub const MIN_ELO: i64 = 500;
-pub const MAX_ELO: i64 = 2550;
+pub const MAX_ELO: i64 = 2250;
 
 /// The calibration: (Elo, level) points, Elo rising; between them the level is interpolated,
 /// above the last the engine plays at full strength. Measured in chess against Stockfish
-/// 15.1's `UCI_Elo` at 1500, 2000 and 2500 (docs/strength.md); below Stockfish's lowest
-/// setting (1350) the points are extrapolated, not measured.
+/// 15.1's `UCI_Elo` at 10 s + 0.1 s (docs/strength.md): level 5 scores 45% against its 1500,
+/// level 13.8 half against its 2000, level 15.5 67% against its 2000; full strength is
+/// extrapolated from there. Below Stockfish's lowest setting (1350) the points are
+/// extrapolated, not measured.
 const ELO_LEVELS: &[(f64, f64)] = &[
     (500.0, -10.0),
     (1100.0, 0.0),
-    (1500.0, 7.6),
-    (2000.0, 11.9),
-    (2500.0, 19.8),
-    (2550.0, FULL_LEVEL),
+    (1500.0, 5.0),
+    (2000.0, 13.8),
+    (2120.0, 15.5),
+    (2250.0, FULL_LEVEL),
 ];
 
 /// The level that plays at `elo` (clamped to [`MIN_ELO`]..[`MAX_ELO`]).
