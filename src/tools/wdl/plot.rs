@@ -9,9 +9,8 @@ use crate::tools::datagen::GameResult;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// Scores drawn: -SPAN..SPAN centipawns, in bins of BIN.
-const SPAN: f64 = 600.0;
-const BIN: f64 = 40.0;
+/// Score bins drawn across the picture.
+const BINS: usize = 30;
 /// A bin with fewer positions is not drawn: its rates would be noise.
 const MIN_PER_BIN: usize = 30;
 const BANDS: usize = 3;
@@ -50,15 +49,26 @@ fn bands(samples: &[Sample]) -> Vec<(u32, u32)> {
     out
 }
 
-fn bins(model: &Model, samples: &[Sample], band: (u32, u32)) -> Vec<Bin> {
-    let count = (2.0 * SPAN / BIN) as usize;
+/// The scores drawn, -span..span: most of the data's (its 95th percentile of |score|, in whole
+/// hundreds, at least 400), for games whose scores run larger (Cannon Shogi) show their whole
+/// curve.
+fn span(samples: &[Sample]) -> f64 {
+    let mut sizes: Vec<f64> = samples.iter().map(|s| s.score.abs()).collect();
+    sizes.sort_unstable_by(f64::total_cmp);
+    let p95 = sizes[(sizes.len() - 1) * 95 / 100];
+    ((p95 / 100.0).ceil() * 100.0).clamp(400.0, 5000.0)
+}
+
+fn bins(model: &Model, samples: &[Sample], band: (u32, u32), span: f64) -> Vec<Bin> {
+    let count = BINS;
+    let width = 2.0 * span / count as f64;
     // Per bin: positions, score sum, wins, draws, predicted win sum, predicted draw sum.
     let mut acc = vec![(0usize, 0.0, 0.0, 0.0, 0.0, 0.0); count];
     for s in samples {
-        if s.move_number < band.0 || s.move_number > band.1 || s.score.abs() >= SPAN {
+        if s.move_number < band.0 || s.move_number > band.1 || s.score.abs() >= span {
             continue;
         }
-        let i = (((s.score + SPAN) / BIN) as usize).min(count - 1);
+        let i = (((s.score + span) / width) as usize).min(count - 1);
         let (w, d, _) = model.probabilities(s.score, s.move_number);
         let a = &mut acc[i];
         a.0 += 1;
@@ -101,7 +111,11 @@ pub fn draw(
         .map_err(|e| e.to_string())?;
     let panels = root.split_evenly((1, 2));
     let bands = bands(samples);
-    let binned: Vec<Vec<Bin>> = bands.iter().map(|&b| bins(model, samples, b)).collect();
+    let span = span(samples);
+    let binned: Vec<Vec<Bin>> = bands
+        .iter()
+        .map(|&b| bins(model, samples, b, span))
+        .collect();
     type Pick = fn(&Bin) -> (f64, f64);
     let picks: [(&str, Pick); 2] = [("win rate", |b| b.win), ("draw rate", |b| b.draw)];
     for (panel, (what, pick)) in panels.iter().zip(picks) {
@@ -109,7 +123,7 @@ pub fn draw(
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(50)
-            .build_cartesian_2d(-SPAN..SPAN, 0.0..1.0)
+            .build_cartesian_2d(-span..span, 0.0..1.0)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
