@@ -281,6 +281,85 @@ mod tests {
     }
 
     #[test]
+    fn the_tool_writes_a_model_that_finds_the_curves_and_a_picture() {
+        let truth = Model {
+            variant: "swedishcannon".into(),
+            moves: (1, wdl::MAX_MOVE),
+            a: [120.0, 30.0, 0.0, 0.0],
+            b: [90.0, 0.0, 0.0, 0.0],
+            comments: vec![],
+        };
+        let mut bytes = Header {
+            variant: "swedishcannon".into(),
+            settings: "synthetic".into(),
+        }
+        .encode()
+        .unwrap();
+        // Results drawn from `truth` with a fixed linear congruential sequence.
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for game in 0..8000u32 {
+            let mv = 10 + (next() * 50.0) as u32;
+            let score = ((next() - 0.5) * 1000.0) as i16;
+            let (w, d, _) = truth.probabilities(f64::from(score), mv);
+            let u = next();
+            let result = if u < w {
+                GameResult::Win
+            } else if u < w + d {
+                GameResult::Draw
+            } else {
+                GameResult::Loss
+            };
+            Record {
+                fen: format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Cc] w - - 0 {mv}"),
+                score,
+                result,
+                game,
+                game_end: true,
+            }
+            .encode_into(&mut bytes)
+            .unwrap();
+        }
+        let dir = std::env::temp_dir();
+        let stem = format!("cannonade-wdl-{}-e2e", std::process::id());
+        let data = dir.join(format!("{stem}.bin"));
+        let out = dir.join(format!("{stem}.wdl"));
+        let svg = dir.join(format!("{stem}.svg"));
+        std::fs::write(&data, bytes).unwrap();
+        let result = run(&WdlArgs {
+            variant: "swedishcannon".into(),
+            data: vec![data.clone()],
+            out: out.clone(),
+            svg: Some(svg.clone()),
+            quiet: true,
+        });
+        let text = std::fs::read_to_string(&out);
+        let picture = std::fs::read_to_string(&svg);
+        for f in [&data, &out, &svg] {
+            let _ = std::fs::remove_file(f);
+        }
+        result.unwrap();
+        let model = Model::parse(&text.unwrap()).unwrap();
+        assert_eq!(model.variant, "swedishcannon");
+        assert!(model.comments[0].contains("8000 positions of 8000 games"));
+        for mv in [15, 30, 55] {
+            let (a, b) = model.params(mv);
+            let (ta, tb) = truth.params(mv);
+            assert!((a - ta).abs() < 30.0, "move {mv}: a {a:.0}, truly {ta:.0}");
+            assert!((b - tb).abs() < 25.0, "move {mv}: b {b:.0}, truly {tb:.0}");
+        }
+        let picture = picture.unwrap();
+        assert!(picture.starts_with("<svg"));
+        assert!(picture.contains("Swedish Cannon Chess (two cannons)"));
+        assert!(picture.contains("draw rate"));
+    }
+
+    #[test]
     fn bad_input_is_a_clear_error() {
         let args = |variant: &str, data: PathBuf| WdlArgs {
             variant: variant.into(),
