@@ -111,6 +111,9 @@ enum Command {
     Train(cannonade::tools::train::TrainArgs),
     /// Fit the chess-family evaluation's weights to scored positions (see docs/evaluation.md).
     Tune(cannonade::tools::tune::TuneArgs),
+    /// Fit a game's win-chance model (WDL) to the results of its self-play data and draw the
+    /// fit (see docs/wdl.md).
+    Wdl(cannonade::tools::wdl::WdlArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -278,6 +281,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Train(args)) => cannonade::tools::train::run(&args),
         Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
+        Some(Command::Wdl(args)) => cannonade::tools::wdl::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

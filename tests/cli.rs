@@ -134,6 +134,46 @@ fn bad_input_gives_a_message_and_a_failure_code() {
             "NAME=VALUE",
         ),
         (&["perft", "--depth", "x"], "invalid value"),
+        (
+            &[
+                "wdl",
+                "--variant",
+                "chess",
+                "--data",
+                "no/such/file.bin",
+                "--out",
+                "never.wdl",
+            ],
+            "no/such/file.bin",
+        ),
+        (
+            &[
+                "wdl",
+                "--variant",
+                "nosuch",
+                "--data",
+                "x.bin",
+                "--out",
+                "x.wdl",
+            ],
+            "unknown variant 'nosuch'",
+        ),
+        (
+            &[
+                "wdl",
+                "--variant",
+                "chess",
+                "--data",
+                "Cargo.toml",
+                "--out",
+                "never.wdl",
+            ],
+            "Cargo.toml: not a cannonade datagen file",
+        ),
+        (
+            &["wdl", "--variant", "chess", "--out", "never.wdl"],
+            "--data",
+        ),
     ];
     for (args, needle) in cases {
         let o = run(args);

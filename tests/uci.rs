@@ -755,3 +755,71 @@ fn weak_levels_play_legal_moves_in_time_in_every_game() {
     }
     e.quit();
 }
+
+/// The `wdl W D L` of a score line, checked to follow the score (and its bound-free value)
+/// and to sum to 1000; `None` without one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "wdl")?;
+    let score = words.iter().position(|&w| w == "score").expect("a score");
+    assert_eq!(at, score + 3, "wdl right after the score: {line}");
+    let n = |i: usize| -> u32 { words[at + i].parse().expect("a per mille number") };
+    let w = [n(1), n(2), n(3)];
+    assert_eq!(w.iter().sum::<u32>(), 1000, "{line}");
+    Some(w)
+}
+
+#[test]
+fn show_wdl_puts_win_chances_on_every_score_line() {
+    let mut e = Engine::uci();
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let lines = e.go("depth 6");
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(scored.len() >= 6, "{lines:#?}");
+    for l in &scored {
+        assert!(wdl_of(l).is_some(), "no wdl: {l}");
+    }
+    // A mate found is a sure win.
+    e.send("setoption name MultiPV value 1");
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30");
+    let lines = e.go("depth 4");
+    let last = lines.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    assert!(last.contains("score mate 1"), "{last}");
+    assert_eq!(wdl_of(last), Some([1000, 0, 0]));
+    // Cannon Shogi has no draws, and its chances say so.
+    e.send("setoption name UCI_Variant value cannonshogi");
+    e.send("position startpos");
+    for l in e.go("depth 3").iter().filter(|l| l.contains(" score ")) {
+        assert_eq!(wdl_of(l).expect("wdl")[1], 0, "{l}");
+    }
+    // Off again: no line carries them.
+    e.send("setoption name UCI_ShowWDL value false");
+    let lines = e.go("depth 3");
+    assert!(lines.iter().any(|l| l.contains(" score ")));
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:#?}");
+    e.quit();
+}
+
+#[test]
+fn eval_gives_the_win_chances_of_the_evaluation() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Win chances"));
+    let line = lines.last().unwrap();
+    let wdl: Vec<u32> = line
+        .rsplit_once("wdl ")
+        .expect("wdl W D L")
+        .1
+        .trim_end_matches(')')
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(wdl.len(), 3, "{line}");
+    assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+    // Black to move after 1.e4 in chess: not lost, and a draw is possible.
+    assert!(wdl[1] > 0 && wdl[2] < 900, "{line}");
+    e.quit();
+}

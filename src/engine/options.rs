@@ -33,6 +33,8 @@ pub const EVAL_FILE: &str = "EvalFile";
 pub const SKILL_LEVEL: &str = "Skill Level";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 pub const UCI_ELO: &str = "UCI_Elo";
+/// Win chances (`wdl W D L`) on every UCI score line, as Stockfish's option of that name.
+pub const UCI_SHOW_WDL: &str = "UCI_ShowWDL";
 /// The `UCI_Elo` a new engine starts with (used once `UCI_LimitStrength` is on).
 pub const DEFAULT_ELO: i64 = 1500;
 
@@ -419,6 +421,18 @@ fn build() -> Vec<EngineOption> {
                     unreachable!("a spin's value is a number")
                 };
                 s.set_elo(elo);
+                Ok(Changed::Nothing)
+            },
+        },
+        EngineOption {
+            name: UCI_SHOW_WDL,
+            kind: OptionType::Check { default: false },
+            help: "report the win, draw and loss chances (per mille) of every score",
+            needs_idle: false,
+            apply: |s, _, v| {
+                s.set_show_wdl(as_bool(&v));
+                // Only UCI lines carry the chances (XBoard's thinking output has no field for
+                // them), and a UCI GUI stops its search before setting options.
                 Ok(Changed::Nothing)
             },
         },

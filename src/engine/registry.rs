@@ -45,6 +45,10 @@ pub struct VariantInfo {
     /// type, the same NNUE features, only the start differs): it shares `V`'s nets and
     /// training data, so one net, named for `V`, serves both. `None`: its nets are its own.
     pub shares_net_of: Option<&'static str>,
+    /// The game's win-chance model (`nets/NAME.wdl`, one per variant, even where the net is
+    /// shared: how often a score wins depends on the start), fitted by `cannonade wdl` and read
+    /// by [`crate::engine::wdl`].
+    pub wdl_model: &'static str,
     /// The game type that plays it.
     pub game_type: GameType,
 }
@@ -228,6 +232,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         ],
         net: Some(include_bytes!("../../nets/chess.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/chess.wdl"),
         game_type: GameType::Chess,
     },
     VariantInfo {
@@ -260,6 +265,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannon.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/cannon.wdl"),
         game_type: GameType::Cannon,
     },
     VariantInfo {
@@ -285,6 +291,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/cannonrider.wdl"),
         game_type: GameType::CannonriderChess,
     },
     VariantInfo {
@@ -320,6 +327,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         // The pawn game's net: the Scorpion game shares it (`shares_net_of`).
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: Some("cannonrider"),
+        wdl_model: include_str!("../../nets/cannonriderscorpion.wdl"),
         game_type: GameType::CannonriderChess,
     },
     VariantInfo {
@@ -339,6 +347,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/swedishcannon.wdl"),
         game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
@@ -359,6 +368,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         // The two-cannon game's net: the one-cannon game shares it (`shares_net_of`).
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: Some("swedishcannon"),
+        wdl_model: include_str!("../../nets/swedishcannon1.wdl"),
         game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
@@ -431,6 +441,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/cannonshogi.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/cannonshogi.wdl"),
         game_type: GameType::CannonShogi,
     },
     VariantInfo {
@@ -469,6 +480,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         bench: &[],
         net: Some(include_bytes!("../../nets/chesstonia.nnue")),
         shares_net_of: None,
+        wdl_model: include_str!("../../nets/chesstonia.wdl"),
         game_type: GameType::ChesstoniaChess,
     },
 ];

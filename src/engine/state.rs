@@ -116,6 +116,8 @@ pub struct EngineState {
     nnue_asked: bool,
     /// The net of the current variant: the user's (`EvalFile`) or the embedded one.
     net: Option<LoadedNet>,
+    /// `UCI_ShowWDL`: search reports carry the win chances of their score.
+    show_wdl: bool,
     /// Nets the user loaded, by the variant name they carry ([`VariantInfo::net_name`]): a
     /// variant chosen (again) gets its net.
     user_nets: Vec<(&'static str, LoadedNet)>,
@@ -146,6 +148,7 @@ impl EngineState {
             use_nnue: USE_NNUE_DEFAULT,
             nnue_asked: false,
             net: None,
+            show_wdl: false,
             user_nets: Vec::new(),
         };
         state.choose_net();
@@ -154,6 +157,44 @@ impl EngineState {
 
     pub fn variant(&self) -> &'static VariantInfo {
         self.variant
+    }
+
+    /// Whether search reports carry win chances (`UCI_ShowWDL`).
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
+    }
+
+    pub fn set_show_wdl(&mut self, on: bool) {
+        self.show_wdl = on;
+    }
+
+    /// The evaluation the search would use at the root (the net's where it evaluates, the
+    /// hand-written one otherwise) and its win chances, in the words of the `eval` commands.
+    pub fn eval_chances_text(&self) -> String {
+        let net_cp = self
+            .opts
+            .nnue
+            .as_deref()
+            .and_then(|net| self.session.evaluate_nnue(net));
+        let (cp, which) = match net_cp {
+            Some(cp) => (cp, "NNUE"),
+            None => (self.session.evaluate(), "static"),
+        };
+        let w = self.chances(crate::search::Score::Cp(cp));
+        format!(
+            "Win chances of the {which} evaluation ({cp} cp): win {:.1}%, draw {:.1}%, \
+             loss {:.1}% (side to move; wdl {w})",
+            f64::from(w.win) / 10.0,
+            f64::from(w.draw) / 10.0,
+            f64::from(w.loss) / 10.0
+        )
+    }
+
+    /// The win chances of `score` in the current game at its current move number (side to
+    /// move's view).
+    pub fn chances(&self, score: crate::search::Score) -> crate::engine::wdl::Wdl {
+        let move_number = crate::engine::wdl::move_number_of(&self.session.fen());
+        crate::engine::wdl::chances_of_score(self.variant.game.name, score, move_number)
     }
 
     /// The game in progress.

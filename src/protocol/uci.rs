@@ -9,6 +9,7 @@ use crate::engine::jobs::{self, Job, JobEvent, JobKind};
 use crate::engine::options::{self, Changed, EngineOption, OptionType, EVAL_FILE};
 use crate::engine::registry::VariantInfo;
 use crate::engine::state::EngineState;
+use crate::engine::wdl::{self, Wdl};
 use crate::games::Notation;
 use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
 use std::sync::Arc;
@@ -57,10 +58,12 @@ fn error(msg: impl AsRef<str>) {
     ));
 }
 
-/// The `info` line of a search report.
-pub fn format_info(info: &PvInfo<String>) -> String {
+/// The `info` line of a search report; with `wdl` (`UCI_ShowWDL`), the win chances of its
+/// score follow the score, as Stockfish writes them.
+pub fn format_info(info: &PvInfo<String>, wdl: Option<Wdl>) -> String {
+    let chances = wdl.map_or_else(String::new, |w| format!(" wdl {w}"));
     if info.depth == 0 {
-        return format!("info depth 0 score {}", info.score);
+        return format!("info depth 0 score {}{chances}", info.score);
     }
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
@@ -68,11 +71,12 @@ pub fn format_info(info: &PvInfo<String>) -> String {
         _ => "",
     };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.score,
+        chances,
         bound,
         info.nodes,
         info.nps(),
@@ -304,6 +308,7 @@ impl Uci {
             "hand-written"
         };
         say(&format!("Search evaluation: {used}"));
+        say(&self.state.eval_chances_text());
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -341,6 +346,12 @@ impl Uci {
         let ctl = Arc::new(SearchControl::new(limits.ponder));
         let tt = self.state.table();
         let opts = self.state.options().clone();
+        // The chances are read at the root's move number: every line scores the root.
+        let wdl_of = self.state.show_wdl().then(|| {
+            let variant = self.state.variant().game.name;
+            let move_number = wdl::move_number_of(&session.fen());
+            move |score| wdl::chances_of_score(variant, score, move_number)
+        });
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
@@ -357,7 +368,10 @@ impl Uci {
                 &thread_ctl,
                 Notation::Uci,
                 &mut |report| match report {
-                    Report::Info(info) => say(&format_info(&info)),
+                    Report::Info(info) => {
+                        let chances = wdl_of.as_ref().map(|f| f(info.score));
+                        say(&format_info(&info, chances))
+                    }
                     Report::Done(r) => {
                         print_best(&r);
                         answered = true;
@@ -620,7 +634,7 @@ mod tests {
             pv: vec!["e2e4".to_string(), "e7e5".to_string()],
         };
         assert_eq!(
-            format_info(&info),
+            format_info(&info, None),
             "info depth 7 seldepth 12 multipv 2 score mate -3 upperbound nodes 5000 nps 20000 \
              hashfull 17 time 250 pv e2e4 e7e5"
         );
@@ -630,6 +644,22 @@ mod tests {
             pv: vec![],
             ..info
         };
-        assert_eq!(format_info(&over), "info depth 0 score cp 0");
+        assert_eq!(format_info(&over, None), "info depth 0 score cp 0");
+        let even = Wdl {
+            win: 120,
+            draw: 760,
+            loss: 120,
+        };
+        assert_eq!(
+            format_info(&over, Some(even)),
+            "info depth 0 score cp 0 wdl 120 760 120"
+        );
+        let bounded = PvInfo {
+            score: Score::Cp(35),
+            pv: vec![],
+            ..info
+        };
+        assert!(format_info(&bounded, Some(even))
+            .contains(" score cp 35 wdl 120 760 120 upperbound nodes "));
     }
 }

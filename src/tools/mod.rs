@@ -10,3 +10,4 @@ pub mod pgn;
 pub mod progress;
 pub mod train;
 pub mod tune;
+pub mod wdl;

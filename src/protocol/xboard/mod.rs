@@ -286,6 +286,7 @@ impl XBoard {
                         self.state.net_description()
                     ));
                 }
+                say(&format!("# {}", self.state.eval_chances_text()));
             }
             "memory" => self.option_command(HASH, rest, line),
             "cores" => self.option_command(THREADS, rest, line),
