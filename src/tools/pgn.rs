@@ -165,12 +165,13 @@ pub fn wrap_tokens(tokens: &[String]) -> String {
 }
 
 /// The pieces of `token` a line may break between: its words, a word starting with `[` or
-/// `%` kept with the one before it.
+/// `%` kept with the one before it, and a bracketed command (`[%eval 0.35]`) kept whole.
 fn breakable_words(token: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for word in token.split(' ') {
+        let open = |w: &str| w.rfind('[').is_some_and(|i| !w[i..].contains(']'));
         match out.last_mut() {
-            Some(last) if word.starts_with(['[', '%']) => {
+            Some(last) if word.starts_with(['[', '%']) || open(last) => {
                 last.push(' ');
                 last.push_str(word);
             }
@@ -437,6 +438,7 @@ mod tests {
             assert!(!line.starts_with('[') && !line.starts_with('%'), "{line}");
         }
         assert_eq!(text.split_whitespace().count(), 6 * 20);
+        assert!(!text.contains("[%eval\n"), "a command stays on one line");
     }
 
     #[test]
