@@ -109,6 +109,11 @@ enum Command {
     },
     /// Train an NNUE for a variant from scored positions (see docs/nnue.md).
     Train(cannonade::tools::train::TrainArgs),
+    /// Annotate finished games (see docs/analyse.md): every position searched, each move
+    /// marked by the win chances it gave away (?!, ?, ??), better lines, the players' totals,
+    /// and a graph of each game (SVG).
+    #[command(alias = "analyze")]
+    Analyse(cannonade::tools::analyse::AnalyseArgs),
     /// Fit the chess-family evaluation's weights to scored positions (see docs/evaluation.md).
     Tune(cannonade::tools::tune::TuneArgs),
     /// Fit a game's win-chance model (WDL) to the results of its self-play data and draw the
@@ -280,6 +285,9 @@ fn main() -> ExitCode {
             run_datagen(&spec, &out)
         }
         Some(Command::Train(args)) => cannonade::tools::train::run(&args),
+        Some(Command::Analyse(args)) => {
+            cannonade::tools::analyse::run(&args).map_err(|e| e.to_string())
+        }
         Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
         Some(Command::Wdl(args)) => cannonade::tools::wdl::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),

@@ -1,7 +1,8 @@
-//! Tools built on the engine facade: the match runner, openings, training data (`datagen`),
-//! training and tuning, and the batch `legal` interface. (`bench` lives in the engine: both
-//! protocols run it.)
+//! Tools built on the engine facade: the match runner, game analysis (`analyse`), openings,
+//! training data (`datagen`), training and tuning, and the batch `legal` interface. (`bench`
+//! lives in the engine: both protocols run it.)
 
+pub mod analyse;
 pub mod datagen;
 pub mod legal;
 pub mod r#match;

@@ -86,9 +86,12 @@ pub fn read_games(text: &str) -> Vec<RawGame> {
             movetext: std::mem::take(movetext),
         });
     };
+    // Whether a `{comment}` of the movetext is still open at the end of the line read: a
+    // line inside it that starts with `[` (`[%wdl ...]`) is the comment's, not a tag.
+    let mut open_comment = false;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
-        if t.starts_with('[') {
+        if t.starts_with('[') && !open_comment {
             if in_moves {
                 flush(&mut tags, &mut movetext, start);
                 in_moves = false;
@@ -105,12 +108,27 @@ pub fn read_games(text: &str) -> Vec<RawGame> {
                 start = i + 1;
             }
             in_moves = true;
+            open_comment = comment_open_after(t, open_comment);
             movetext += t;
             movetext.push('\n');
         }
     }
     flush(&mut tags, &mut movetext, start);
     out
+}
+
+/// Whether a brace comment is open at the end of movetext line `line`, given whether one was
+/// open at its start. A `;` comment runs to the end of the line and hides braces in it.
+fn comment_open_after(line: &str, mut open: bool) -> bool {
+    for c in line.chars() {
+        match c {
+            '}' if open => open = false,
+            '{' if !open => open = true,
+            ';' if !open => return false,
+            _ => {}
+        }
+    }
+    open
 }
 
 /// `[Name "value"]` as (name, value), with PGN's escapes undone.
@@ -126,11 +144,13 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
 }
 
 /// Movetext tokens (move numbers, moves, `{comments}`, the result) joined into lines of at most
-/// 80 characters, as PGN's export format asks; a comment may be split at its spaces.
+/// 80 characters, as PGN's export format asks; a comment may be split at its spaces, but never
+/// before a `[` or `%`: a line starting with `[` reads as a tag to many readers, and one
+/// starting with `%` is an escaped line that readers skip.
 pub fn wrap_tokens(tokens: &[String]) -> String {
     let mut out = String::new();
     let mut line = String::new();
-    for tok in tokens.iter().flat_map(|t| t.split(' ')) {
+    for tok in tokens.iter().flat_map(|t| breakable_words(t)) {
         if !line.is_empty() && line.len() + 1 + tok.len() > 80 {
             out += &line;
             out.push('\n');
@@ -139,12 +159,30 @@ pub fn wrap_tokens(tokens: &[String]) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line += tok;
+        line += &tok;
     }
     out + &line
 }
 
-/// The move words of PGN movetext.
+/// The pieces of `token` a line may break between: its words, a word starting with `[` or
+/// `%` kept with the one before it, and a bracketed command (`[%eval 0.35]`) kept whole.
+fn breakable_words(token: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in token.split(' ') {
+        let open = |w: &str| w.rfind('[').is_some_and(|i| !w[i..].contains(']'));
+        match out.last_mut() {
+            Some(last) if word.starts_with(['[', '%']) || open(last) => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+/// The move words of PGN movetext: comments (`{...}`, `; ...`), variations (`( ... )`, nested
+/// to any depth), move numbers, NAGs (`$1`) and the result left out.
 pub fn movetext_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth = 0usize;
@@ -366,6 +404,41 @@ mod tests {
             movetext_tokens("1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 ; note\n3. Bb5 a6 1-0");
         assert_eq!(t, vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
         assert_eq!(movetext_tokens("12...Nf6 13.O-O"), vec!["Nf6", "O-O"]);
+    }
+
+    /// What `cannonade analyse` writes: marks on moves, lichess-style comments, and
+    /// variations nested in variations, with comments holding brackets and parentheses.
+    #[test]
+    fn annotated_movetext_reads_as_its_moves() {
+        let t = movetext_tokens(
+            "{White: 2 blunders} 1. e4 {[%eval 0.3] [%wdl 1 2 3]} e5?! ( 1... c5 \
+             {a (b)} 2. Nf3 ( 2. Nc3 ( 2. d4 ) Nc6 ) d6 ) 2. Qh5?? {[%eval -9.0]} \
+             ( 2. Nf3 ) Nc6 3. Qxf7# 1-0",
+        );
+        assert_eq!(t, vec!["e4", "e5?!", "Qh5??", "Nc6", "Qxf7#"]);
+        let games = read_games(
+            "[Event \"x\"]\n\n1. e4 e5?! (1... c5\n2. Nf3) 2. Qh5?? {a\n[%eval -9.0]\n} \
+             Nc6 3. Qxf7# 1-0\n",
+        );
+        assert_eq!(games.len(), 1, "a comment line starting with [ is no tag");
+        let chess = registry::find("chess").unwrap().new_session();
+        assert_eq!(
+            games[0].moves(chess.as_ref(), None).unwrap(),
+            vec!["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_never_start_with_a_bracket() {
+        let comment = format!("{{{} [%eval 0.35] [%wdl 500 0 500]}}", "word ".repeat(14));
+        let tokens: Vec<String> = (0..6).map(|_| comment.clone()).collect();
+        let text = wrap_tokens(&tokens);
+        assert!(text.lines().count() > 3);
+        for line in text.lines() {
+            assert!(!line.starts_with('[') && !line.starts_with('%'), "{line}");
+        }
+        assert_eq!(text.split_whitespace().count(), 6 * 20);
+        assert!(!text.contains("[%eval\n"), "a command stays on one line");
     }
 
     #[test]

@@ -1,0 +1,335 @@
+//! `cannonade analyse` run as a user runs it: on games of every variant with a blunder made on
+//! purpose (tests/data/analyse, written by examples/blunder_games.rs), on the PGN forms other
+//! programs save, on files with broken games among good ones, and with bad arguments.
+
+use cannonade::engine::registry;
+use cannonade::tools::pgn::{movetext_tokens, read_games, RawGame};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cannonade");
+
+/// A fresh folder for one test.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cannonade-analyse-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn analyse(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("analyse")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The moves (UCI) of a game as the match runner's reader reads them.
+fn moves_of(game: &RawGame) -> Vec<String> {
+    let variant = registry::find(game.tag("Variant").unwrap_or("chess")).expect("known variant");
+    game.moves(variant.new_session().as_ref(), None)
+        .unwrap_or_else(|e| panic!("game {} reads back: {e}", game.number))
+}
+
+fn tag_number(game: &RawGame, name: &str) -> usize {
+    game.tag(name)
+        .unwrap_or_else(|| panic!("tag {name}"))
+        .parse()
+        .unwrap()
+}
+
+/// Where examples/blunder_games.rs threw each game: game 1 White's fourth move (ply 6),
+/// game 2 Black's fourth (ply 7).
+const BLUNDERS: [(usize, &str); 2] = [(6, "White"), (7, "Black")];
+
+fn blunder_is_found(variant: &str) {
+    let dir = temp_dir(variant);
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/analyse")
+        .join(format!("{variant}.pgn"));
+    let out = dir.join("out.pgn");
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--depth",
+        "5",
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+
+    let before = read_games(&std::fs::read_to_string(&input).unwrap());
+    let after = read_games(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(after.len(), 2);
+    for (i, ((ply, careless), game)) in BLUNDERS.iter().zip(&after).enumerate() {
+        // The annotated game is the same game to the match runner's reader.
+        assert_eq!(moves_of(game), moves_of(&before[i]), "game {}", i + 1);
+        assert_eq!(game.tag("Variant"), before[i].tag("Variant"));
+        let words = movetext_tokens(&game.movetext);
+        assert!(
+            words[*ply].ends_with('?'),
+            "{variant} game {}: the thrown move is marked a mistake or blunder: {}",
+            i + 1,
+            words[*ply]
+        );
+        assert!(
+            game.movetext.contains(" ( "),
+            "a marked move shows the better line"
+        );
+        let bad = tag_number(game, &format!("{careless}Blunders"))
+            + tag_number(game, &format!("{careless}Mistakes"));
+        assert!(bad >= 1, "{variant} game {}: the totals count it", i + 1);
+        assert!(game.movetext.contains("[%eval ") && game.movetext.contains("[%wdl "));
+        // The summary printed when the game finished counts it too.
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("game {} ", i + 1)))
+            .expect("a summary line per game");
+        let (white, black) = line.split_once("Black:").unwrap();
+        let part = if *careless == "White" { white } else { black };
+        assert!(
+            !part.contains(" 0 mistakes, 0 blunders"),
+            "{variant}: {line}"
+        );
+        let svg = dir.join(format!("out-game{}.svg", i + 1));
+        let svg = std::fs::read_to_string(&svg).expect("the graph is written beside the PGN");
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(
+            svg.contains("Careless") && svg.contains("Steady"),
+            "the title"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chess_blunder() {
+    blunder_is_found("chess");
+}
+
+#[test]
+fn cannonshogi_blunder() {
+    blunder_is_found("cannonshogi");
+}
+
+#[test]
+fn swedishcannon_blunder() {
+    blunder_is_found("swedishcannon");
+}
+
+#[test]
+fn swedishcannon1_blunder() {
+    blunder_is_found("swedishcannon1");
+}
+
+#[test]
+fn cannonrider_blunder() {
+    blunder_is_found("cannonrider");
+}
+
+#[test]
+fn cannonriderscorpion_blunder() {
+    blunder_is_found("cannonriderscorpion");
+}
+
+#[test]
+fn chesstonia_blunder() {
+    blunder_is_found("chesstonia");
+}
+
+#[test]
+fn cannon_blunder() {
+    blunder_is_found("cannon");
+}
+
+/// Missing a mate in one: 2... Qh4# was there (after 1. f3 e5 2. g4), Black played a6.
+#[test]
+fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
+    let dir = temp_dir("mate");
+    let input = dir.join("in.pgn");
+    std::fs::write(
+        &input,
+        "[White \"W\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 a6 3. Nc3 *\n",
+    )
+    .unwrap();
+    let out = dir.join("out.pgn");
+    let svg = dir.join("pictures");
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--nodes",
+        "20000",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    // Lines are wrapped at 80 characters: compare the movetext as one line.
+    let pgn = pgn.replace('\n', " ");
+    assert!(pgn.contains("2... a6??"), "{pgn}");
+    assert!(pgn.contains("( 2... Qh4# )"), "{pgn}");
+    // After 2. g4 Black mates in one: White's view. 3. Nc3 allows the same mate.
+    assert!(pgn.contains("2. g4?? {[%eval #-1]"), "{pgn}");
+    assert!(pgn.contains("3. Nc3?? {[%eval #-1]"), "{pgn}");
+    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    assert_eq!(tag_number(g, "BlackBlunders"), 1);
+    assert_eq!(tag_number(g, "WhiteBlunders"), 2);
+    assert!(
+        svg.join("out-game1.svg").exists(),
+        "--svg puts the graphs there"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A broken game among good ones is reported with its number and line and left out; the good
+/// ones are analysed.
+#[test]
+fn malformed_games_are_reported_and_skipped() {
+    let dir = temp_dir("malformed");
+    let input = dir.join("in.pgn");
+    let games = "[Event \"good\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+                 [Event \"illegal\"]\n\n1. e4 e4 *\n\n\
+                 [Event \"bad fen\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
+                 [Event \"no such game\"]\n[Variant \"fourplayer\"]\n\n1. e4 *\n\n\
+                 [Event \"good too\"]\n[Variant \"cannon\"]\n\n1. T@b0 T@c9 *\n";
+    std::fs::write(&input, games).unwrap();
+    let out = dir.join("out.pgn");
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--depth",
+        "2",
+    ]);
+    let stderr = text(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("game 2 (line 5)") && stderr.contains("'e4'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("game 3 (line 9)"), "{stderr}");
+    assert!(
+        stderr.contains("game 4 (line 14)") && stderr.contains("fourplayer"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+    let written = read_games(&std::fs::read_to_string(&out).unwrap());
+    let events: Vec<_> = written.iter().map(|g| g.tag("Event").unwrap()).collect();
+    assert_eq!(events, ["good", "good too"]);
+    assert!(text(&o.stdout).contains("2 of 5 games analysed"));
+    assert!(dir.join("out-game5.svg").exists() && !dir.join("out-game2.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Games as other programs save them: XBoard's Cannon PGN (short soldier moves, `#` on every
+/// move, XBoard's variant name) and pychess-variants' Cannon Shogi export.
+#[test]
+fn xboard_and_pychess_games_are_read() {
+    let dir = temp_dir("foreign");
+    let input = dir.join("in.pgn");
+    let games = "[Event \"xboard\"]\n[Variant \"cannon\"]\n\n\
+                 1. T@b0# T@c9# 2. Sa4# Sfe5# 3. Se3xe5-e3# Sb5# 4. Se4# Sxa4# *\n\n\
+                 [Event \"PyChess casual game\"]\n[Variant \"Cannonshogi\"]\n\n\
+                 1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 *\n";
+    std::fs::write(&input, games).unwrap();
+    let out = dir.join("out.pgn");
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--depth",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let before = read_games(games);
+    let after = read_games(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(after.len(), 2);
+    assert_eq!(moves_of(&after[0]), moves_of(&before[0]));
+    // The export's variant name is pychess's spelling; the moves read back the same.
+    let shogi = registry::find("cannonshogi").unwrap().new_session();
+    assert_eq!(
+        after[1].moves(shogi.as_ref(), None).unwrap(),
+        before[1].moves(shogi.as_ref(), None).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game of a variant without a `Variant` tag is read as `--variant` says, and written with
+/// the tag so that it reads back.
+#[test]
+fn the_variant_option_names_untagged_games() {
+    let dir = temp_dir("variant");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "1. T@b0 T@c9 2. Sg1f2 *\n").unwrap();
+    let out = dir.join("out.pgn");
+    let args = |v: &'static str| {
+        vec![
+            "--pgn".to_string(),
+            input.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--depth".into(),
+            "2".into(),
+            "--variant".into(),
+            v.into(),
+        ]
+    };
+    let run = |a: Vec<String>| Command::new(BIN).arg("analyze").args(a).output().unwrap();
+    let o = run(args("cannon"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    assert_eq!(g.tag("Variant"), Some("cannon"));
+    assert_eq!(moves_of(g).len(), 3);
+    // As chess the same game is broken: nothing to analyse is an error.
+    let o = run(args("chess"));
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("game 1 (line 1)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    let dir = temp_dir("args");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "1. e4 e5 *\n").unwrap();
+    let (i, o) = (input.to_str().unwrap(), dir.join("o.pgn"));
+    let o = o.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--pgn", "/no/such/file.pgn", "--out", o], "cannot read"),
+        (
+            &["--pgn", i, "--out", o, "--variant", "nope"],
+            "unknown variant",
+        ),
+        (&["--pgn", i, "--out", o, "--depth", "0"], "--depth"),
+        (
+            &["--pgn", i, "--out", o, "--depth", "3", "--nodes", "9"],
+            "cannot be used",
+        ),
+        (
+            &["--pgn", i, "--out", o, "--option", "NoSuchOption=1"],
+            "NoSuchOption",
+        ),
+        (&["--pgn", i, "--out", o, "--threads", "0"], "Threads"),
+        (&["--pgn", i, "--out", i], "same file"),
+        (&["--pgn", i], "--out"),
+    ];
+    for (args, message) in cases {
+        let r = analyse(args);
+        let err = text(&r.stderr);
+        assert!(!r.status.success(), "{args:?} is refused");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), "1. e4 e5 *\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
