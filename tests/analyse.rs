@@ -231,7 +231,8 @@ fn malformed_games_are_reported_and_skipped() {
 }
 
 /// Games as other programs save them: XBoard's Cannon PGN (short soldier moves, `#` on every
-/// move, XBoard's variant name) and pychess-variants' Cannon Shogi export.
+/// move), its Swedish cannon entries (gating, `Pe2e4=C`) and Cannon Shogi (SAN), and
+/// pychess-variants' Cannon Shogi export.
 #[test]
 fn xboard_and_pychess_games_are_read() {
     let dir = temp_dir("foreign");
@@ -239,7 +240,11 @@ fn xboard_and_pychess_games_are_read() {
     let games = "[Event \"xboard\"]\n[Variant \"cannon\"]\n\n\
                  1. T@b0# T@c9# 2. Sa4# Sfe5# 3. Se3xe5-e3# Sb5# 4. Se4# Sxa4# *\n\n\
                  [Event \"PyChess casual game\"]\n[Variant \"Cannonshogi\"]\n\n\
-                 1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 *\n";
+                 1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 *\n\n\
+                 [Event \"xboard\"]\n[Variant \"swedishcannon\"]\n\n\
+                 1. Pe2e4=C e5 2. Nf3 Pd7d5=C 3. Pd2d4=C+ Nc6 *\n\n\
+                 [Event \"xboard\"]\n[Variant \"cannonshogi\"]\n\n\
+                 1. c4 c6 2. Rh3 g6 *\n";
     std::fs::write(&input, games).unwrap();
     let out = dir.join("out.pgn");
     let o = analyse(&[
@@ -253,8 +258,10 @@ fn xboard_and_pychess_games_are_read() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let before = read_games(games);
     let after = read_games(&std::fs::read_to_string(&out).unwrap());
-    assert_eq!(after.len(), 2);
+    assert_eq!(after.len(), 4, "{}", text(&o.stderr));
     assert_eq!(moves_of(&after[0]), moves_of(&before[0]));
+    assert_eq!(moves_of(&after[2])[..3], ["C@e2", "e7e5", "g1f3"]);
+    assert_eq!(moves_of(&after[3]), ["c3c4", "c7c6", "h2h3", "g7g6"]);
     // The export's variant name is pychess's spelling; the moves read back the same.
     let shogi = registry::find("cannonshogi").unwrap().new_session();
     assert_eq!(
