@@ -340,3 +340,37 @@ fn bad_arguments_are_refused_with_a_message() {
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "1. e4 e5 *\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An annotated file analysed again keeps one set of the tool's tags and the same moves: the
+/// old comments, marks and variations are read past and replaced.
+#[test]
+fn an_analysis_analysed_again_is_replaced_not_doubled() {
+    let dir = temp_dir("again");
+    let input = dir.join("in.pgn");
+    std::fs::write(
+        &input,
+        "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
+    for (from, to) in [(&input, &once), (&once, &twice)] {
+        let o = analyse(&[
+            "--pgn",
+            from.to_str().unwrap(),
+            "--out",
+            to.to_str().unwrap(),
+            "--depth",
+            "4",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let a = &read_games(&std::fs::read_to_string(&once).unwrap())[0];
+    let b = &read_games(&std::fs::read_to_string(&twice).unwrap())[0];
+    assert_eq!(a.tags, b.tags);
+    assert_eq!(b.tags.iter().filter(|(n, _)| n == "Annotator").count(), 1);
+    assert_eq!(moves_of(a), moves_of(b));
+    assert_eq!(moves_of(b).len(), 7);
+    assert!(b.movetext.contains("3... Nf6??"), "{}", b.movetext);
+    assert_eq!(b.result(), "1-0");
+    let _ = std::fs::remove_dir_all(&dir);
+}
