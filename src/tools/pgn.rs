@@ -91,7 +91,14 @@ pub fn read_games(text: &str) -> Vec<RawGame> {
     let mut open_comment = false;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
-        if t.starts_with('[') && !open_comment {
+        // A real tag line (`[Name "value"]`) starts a game's tags even after a comment left
+        // open by mistake, so one broken game does not swallow the next.
+        let tag_like = t.starts_with('[')
+            && t.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic())
+            && t.ends_with(']')
+            && t.contains('"');
+        if t.starts_with('[') && (!open_comment || tag_like) {
+            open_comment = false;
             if in_moves {
                 flush(&mut tags, &mut movetext, start);
                 in_moves = false;
@@ -508,6 +515,9 @@ mod tests {
             games[0].moves(chess.as_ref(), None).unwrap(),
             vec!["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]
         );
+        let split = read_games("[Event \"a\"]\n\n1. e4 {open *\n\n[Event \"b\"]\n\n1. d4 *\n");
+        assert_eq!(split.len(), 2, "a comment left open ends with its game");
+        assert_eq!(split[1].movetext.trim(), "1. d4 *");
     }
 
     #[test]
