@@ -374,3 +374,31 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
     assert_eq!(b.result(), "1-0");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--movetime` is each search's whole time: 7 positions to search (the last is mate) at
+/// 40 ms take at least 280 ms, where keeping back the engine's `Move Overhead` (30 ms) would
+/// leave 10 ms each.
+#[test]
+fn movetime_is_the_time_of_each_search() {
+    let dir = temp_dir("movetime");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let out = dir.join("out.pgn");
+    let start = std::time::Instant::now();
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--movetime",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(start.elapsed() >= std::time::Duration::from_millis(280));
+    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    assert_eq!(
+        g.tag("Annotator"),
+        Some("cannonade analyse, 40 ms per position")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
