@@ -375,14 +375,14 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--movetime` is each search's whole time: 7 positions to search (the last is mate) at
-/// 40 ms take at least 280 ms, where keeping back the engine's `Move Overhead` (30 ms) would
-/// leave 10 ms each.
+/// `--movetime` is each search's whole time: 9 quiet positions at 40 ms take at least 360 ms,
+/// where keeping back the engine's `Move Overhead` (30 ms) would leave 10 ms each. (A search
+/// that finds a mate may stop early, so the game has none.)
 #[test]
 fn movetime_is_the_time_of_each_search() {
     let dir = temp_dir("movetime");
     let input = dir.join("in.pgn");
-    std::fs::write(&input, "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    std::fs::write(&input, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. d3 Be7 *\n").unwrap();
     let out = dir.join("out.pgn");
     let start = std::time::Instant::now();
     let o = analyse(&[
@@ -394,7 +394,7 @@ fn movetime_is_the_time_of_each_search() {
         "40",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(start.elapsed() >= std::time::Duration::from_millis(280));
+    assert!(start.elapsed() >= std::time::Duration::from_millis(360));
     let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
     assert_eq!(
         g.tag("Annotator"),
