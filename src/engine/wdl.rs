@@ -49,25 +49,13 @@ impl fmt::Display for Wdl {
 pub fn chances(variant: &str, score: i32, move_number: u32) -> Wdl {
     let _ = (variant, move_number);
     if score >= crate::search::MATE_BOUND {
-        return Wdl {
-            win: 1000,
-            draw: 0,
-            loss: 0,
-        };
+        return Wdl { win: 1000, draw: 0, loss: 0 };
     }
     if score <= -crate::search::MATE_BOUND {
-        return Wdl {
-            win: 0,
-            draw: 0,
-            loss: 1000,
-        };
+        return Wdl { win: 0, draw: 0, loss: 1000 };
     }
     let win = (1000.0 / (1.0 + (-f64::from(score) / 150.0).exp())).round() as u32;
-    Wdl {
-        win,
-        draw: 0,
-        loss: 1000 - win,
-    }
+    Wdl { win, draw: 0, loss: 1000 - win }
 }
 
 /// The move number a FEN carries (its last field, the full-move counter), 1 when it has none.
