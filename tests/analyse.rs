@@ -231,7 +231,8 @@ fn malformed_games_are_reported_and_skipped() {
 }
 
 /// Games as other programs save them: XBoard's Cannon PGN (short soldier moves, `#` on every
-/// move, XBoard's variant name) and pychess-variants' Cannon Shogi export.
+/// move), its Swedish cannon entries (gating, `Pe2e4=C`) and Cannon Shogi (SAN), and
+/// pychess-variants' Cannon Shogi export.
 #[test]
 fn xboard_and_pychess_games_are_read() {
     let dir = temp_dir("foreign");
@@ -239,7 +240,11 @@ fn xboard_and_pychess_games_are_read() {
     let games = "[Event \"xboard\"]\n[Variant \"cannon\"]\n\n\
                  1. T@b0# T@c9# 2. Sa4# Sfe5# 3. Se3xe5-e3# Sb5# 4. Se4# Sxa4# *\n\n\
                  [Event \"PyChess casual game\"]\n[Variant \"Cannonshogi\"]\n\n\
-                 1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 *\n";
+                 1. U-66 A-35 2. U-67 Ux49+ 3. K-58 G*55 *\n\n\
+                 [Event \"xboard\"]\n[Variant \"swedishcannon\"]\n\n\
+                 1. Pe2e4=C e5 2. Nf3 Pd7d5=C 3. Pd2d4=C+ Nc6 *\n\n\
+                 [Event \"xboard\"]\n[Variant \"cannonshogi\"]\n\n\
+                 1. c4 c6 2. Rh3 g6 *\n";
     std::fs::write(&input, games).unwrap();
     let out = dir.join("out.pgn");
     let o = analyse(&[
@@ -253,8 +258,10 @@ fn xboard_and_pychess_games_are_read() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let before = read_games(games);
     let after = read_games(&std::fs::read_to_string(&out).unwrap());
-    assert_eq!(after.len(), 2);
+    assert_eq!(after.len(), 4, "{}", text(&o.stderr));
     assert_eq!(moves_of(&after[0]), moves_of(&before[0]));
+    assert_eq!(moves_of(&after[2])[..3], ["C@e2", "e7e5", "g1f3"]);
+    assert_eq!(moves_of(&after[3]), ["c3c4", "c7c6", "h2h3", "g7g6"]);
     // The export's variant name is pychess's spelling; the moves read back the same.
     let shogi = registry::find("cannonshogi").unwrap().new_session();
     assert_eq!(
@@ -331,5 +338,67 @@ fn bad_arguments_are_refused_with_a_message() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "1. e4 e5 *\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An annotated file analysed again keeps one set of the tool's tags and the same moves: the
+/// old comments, marks and variations are read past and replaced.
+#[test]
+fn an_analysis_analysed_again_is_replaced_not_doubled() {
+    let dir = temp_dir("again");
+    let input = dir.join("in.pgn");
+    std::fs::write(
+        &input,
+        "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
+    for (from, to) in [(&input, &once), (&once, &twice)] {
+        let o = analyse(&[
+            "--pgn",
+            from.to_str().unwrap(),
+            "--out",
+            to.to_str().unwrap(),
+            "--depth",
+            "4",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let a = &read_games(&std::fs::read_to_string(&once).unwrap())[0];
+    let b = &read_games(&std::fs::read_to_string(&twice).unwrap())[0];
+    assert_eq!(a.tags, b.tags);
+    assert_eq!(b.tags.iter().filter(|(n, _)| n == "Annotator").count(), 1);
+    assert_eq!(moves_of(a), moves_of(b));
+    assert_eq!(moves_of(b).len(), 7);
+    assert!(b.movetext.contains("3... Nf6??"), "{}", b.movetext);
+    assert_eq!(b.result(), "1-0");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--movetime` is each search's whole time: 9 quiet positions at 40 ms take at least 360 ms,
+/// where keeping back the engine's `Move Overhead` (30 ms) would leave 10 ms each. (A search
+/// that finds a mate may stop early, so the game has none.)
+#[test]
+fn movetime_is_the_time_of_each_search() {
+    let dir = temp_dir("movetime");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. d3 Be7 *\n").unwrap();
+    let out = dir.join("out.pgn");
+    let start = std::time::Instant::now();
+    let o = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--movetime",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(start.elapsed() >= std::time::Duration::from_millis(360));
+    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    assert_eq!(
+        g.tag("Annotator"),
+        Some("cannonade analyse, 40 ms per position")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

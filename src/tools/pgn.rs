@@ -91,7 +91,14 @@ pub fn read_games(text: &str) -> Vec<RawGame> {
     let mut open_comment = false;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
-        if t.starts_with('[') && !open_comment {
+        // A real tag line (`[Name "value"]`) starts a game's tags even after a comment left
+        // open by mistake, so one broken game does not swallow the next.
+        let tag_like = t.starts_with('[')
+            && t.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic())
+            && t.ends_with(']')
+            && t.contains('"');
+        if t.starts_with('[') && (!open_comment || tag_like) {
+            open_comment = false;
             if in_moves {
                 flush(&mut tags, &mut movetext, start);
                 in_moves = false;
@@ -279,6 +286,88 @@ pub fn find_move(session: &dyn Session, word: &str) -> Option<String> {
         return Some(m);
     }
     short_form_move(&texts, &plain(word))
+        .or_else(|| gating_move(session, &plain(word)))
+        .or_else(|| san_like_move(session, word.trim_end_matches(['!', '?', '#'])))
+}
+
+/// A move written the way XBoard's PGN writes a game whose own notation is coordinates
+/// (Cannon Shogi): SAN with the FEN's piece letters, `+` before a promoted piece's letter, no
+/// letter for a soldier (`d4`, `axa9=`), the origin only as far as needed, and a promotion
+/// marked `+` (declined `=`, or nothing). A `+` after the move is a promotion here, never a
+/// check (XBoard's shogi writes none). Only where exactly one legal move fits.
+fn san_like_move(session: &dyn Session, word: &str) -> Option<String> {
+    let (body, promotes) = match word.strip_suffix('+') {
+        Some(b) => (b, Some(true)),
+        None => match word.strip_suffix('=') {
+            Some(b) => (b, Some(false)),
+            None => (word, None),
+        },
+    };
+    let (promoted, body) = match body.strip_prefix('+') {
+        Some(b) => (true, b),
+        None => (false, body),
+    };
+    let (letter, body) = match body.chars().next()? {
+        c if c.is_ascii_uppercase() => (c, &body[1..]),
+        _ => ('P', body),
+    };
+    let piece = format!("{}{letter}", if promoted { "+" } else { "" });
+    let w = LongForm::parse(&format!("{letter}{body}"))?;
+    if !w.tail.is_empty() {
+        return None;
+    }
+    let fits: Vec<String> = session
+        .move_facts()
+        .into_iter()
+        .filter(|f| {
+            let Some((file, rank)) = f.from else {
+                return false;
+            };
+            let is_promotion = f.text.uci.ends_with('+');
+            f.piece.as_deref().map(str::to_ascii_uppercase).as_deref() == Some(piece.as_str())
+                && f.legs.len() == 1
+                && (f.to.0 as u32, f.to.1 as u32 + 1) == w.to
+                && w.from_file.is_none_or(|x| x == file as u32)
+                && w.from_rank.is_none_or(|x| x == rank as u32 + 1)
+                && (!w.capture || f.capture)
+                && match promotes {
+                    Some(p) => p == is_promotion,
+                    // No mark: the plain move, or a promotion the move cannot avoid.
+                    None => !is_promotion || !f.promotion_choice,
+                }
+        })
+        .map(|f| f.text.uci)
+        .collect();
+    match fits.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// A Swedish cannon's entry as XBoard's PGN writes it, as Seirawan gating (`Pe2e4=C`): the
+/// move of the piece that makes way (the pawn from e2 to e4), then the piece coming in where
+/// it stood. The engine's own form is the drop, `C@e2`.
+fn gating_move(session: &dyn Session, word: &str) -> Option<String> {
+    let (body, letter) = word.rsplit_once('=')?;
+    let letter = letter
+        .chars()
+        .next()
+        .filter(|_| letter.len() == 1)?
+        .to_ascii_uppercase();
+    let body = body.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    let square = |s: &str| -> Option<(usize, usize)> {
+        let file = s.chars().next().filter(char::is_ascii_lowercase)?;
+        let rank: usize = s[1..].parse().ok()?;
+        Some(((file as u8 - b'a') as usize, rank.checked_sub(1)?))
+    };
+    let split = body.rfind(|c: char| c.is_ascii_lowercase() && c != 'x')?;
+    let (from, to) = (body[..split].trim_end_matches('x'), &body[split..]);
+    let (from, to) = (square(from)?, square(to)?);
+    session
+        .move_facts()
+        .into_iter()
+        .find(|f| f.drop == Some(letter) && f.to == from && f.displaced == Some(to))
+        .map(|f| f.text.uci)
 }
 
 /// A move written in the long form (`Se1d2`, `Se3xe5-e3`) read from a shorter one: XBoard's
@@ -426,6 +515,9 @@ mod tests {
             games[0].moves(chess.as_ref(), None).unwrap(),
             vec!["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]
         );
+        let split = read_games("[Event \"a\"]\n\n1. e4 {open *\n\n[Event \"b\"]\n\n1. d4 *\n");
+        assert_eq!(split.len(), 2, "a comment left open ends with its game");
+        assert_eq!(split[1].movetext.trim(), "1. d4 *");
     }
 
     #[test]
@@ -439,6 +531,58 @@ mod tests {
         }
         assert_eq!(text.split_whitespace().count(), 6 * 20);
         assert!(!text.contains("[%eval\n"), "a command stays on one line");
+    }
+
+    /// XBoard writes a Swedish cannon's entry as gating: the pawn's move, then the cannon
+    /// coming in behind it; the check mark is XBoard's own (docs/xboard.md).
+    #[test]
+    fn xboard_s_swedish_cannon_entries_read_as_drops() {
+        let games = read_games("[Variant \"swedishcannon\"]\n\n1. Pe2e4=C e5 2. Pd2d4=C+ *\n");
+        let sc = registry::find("swedishcannon").unwrap().new_session();
+        assert_eq!(
+            games[0].moves(sc.as_ref(), None).unwrap(),
+            vec!["C@e2", "e7e5", "C@d2"]
+        );
+        // A pawn that cannot make that move, or a piece not in hand, is no entry.
+        let bad = read_games("1. Pe2e5=C *\n");
+        assert!(bad[0].moves(sc.as_ref(), None).is_err());
+        let one = registry::find("swedishcannon1").unwrap().new_session();
+        let twice = read_games("1. Pe2e4=C e5 2. Pd2d4=C *\n");
+        assert!(twice[0].moves(one.as_ref(), None).is_err());
+    }
+
+    /// Cannon Shogi as XBoard's PGN writes it: SAN with the FEN's letters (a soldier without
+    /// one), `+` for a promotion and `=` for one declined, drops with `@`.
+    #[test]
+    fn xboard_s_cannon_shogi_san_reads_as_coordinates() {
+        let shogi = registry::find("cannonshogi").unwrap().new_session();
+        let games = read_games("[Variant \"cannonshogi\"]\n\n1. c4 c6 2. Rh3 g6 *\n");
+        assert_eq!(
+            games[0].moves(shogi.as_ref(), None).unwrap(),
+            vec!["c3c4", "c7c6", "h2h3", "g7g6"]
+        );
+        let mut s = shogi.clone_session();
+        s.set_position(
+            Some("l3k3l/P7L/9/9/9/9/9/3U5/4K4[G] w - - 0 1"),
+            &[],
+            Notation::Uci,
+        )
+        .unwrap();
+        let find = |w: &str| find_move(s.as_ref(), w);
+        assert_eq!(find("Ud7+").as_deref(), Some("d2d7+"));
+        assert_eq!(find("Ud7=").as_deref(), Some("d2d7"));
+        assert_eq!(
+            find("Ud7").as_deref(),
+            Some("d2d7"),
+            "no mark: not promoting"
+        );
+        assert_eq!(find("Ud3").as_deref(), Some("d2d3"));
+        assert_eq!(find("Li9").as_deref(), Some("i8i9+"), "a forced promotion");
+        // docs/xboard.md's example: the soldier takes the lance and stays a soldier.
+        assert_eq!(find("axa9=").as_deref(), Some("a8a9"));
+        assert_eq!(find("axa9+").as_deref(), Some("a8a9+"));
+        assert_eq!(find("axb9"), None, "no soldier move goes there");
+        assert_eq!(find("G@e5").as_deref(), Some("G@e5"));
     }
 
     #[test]

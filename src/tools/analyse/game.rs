@@ -56,7 +56,12 @@ pub fn analyse(
     // A fresh table for each game, so a game's analysis does not depend on the games before it.
     state.clear_table();
     let tt = state.table();
-    let opts = state.options().clone();
+    // No GUI waits for these moves: the time kept back for communication (`Move Overhead`)
+    // would only shorten every `--movetime` search.
+    let opts = crate::search::SearchOptions {
+        move_overhead: std::time::Duration::ZERO,
+        ..state.options().clone()
+    };
     let mut session = state.session().clone_session();
     session.set_position(start_fen, &[], Notation::Uci)?;
     let mut positions = Vec::with_capacity(moves.len() + 1);
