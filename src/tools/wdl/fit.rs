@@ -205,41 +205,50 @@ fn gradient(theta: &[f64; 8], samples: &[(f64, f64, GameResult)]) -> [f64; 8] {
     grad.map(|g| g / n)
 }
 
+/// Results drawn from a known model, for the tests of the fit and of the tool: `n` samples
+/// with move numbers from 10 to `10 + moves` and scores within `score_span / 2` of zero, each
+/// result drawn with the model's chances. A fixed linear congruential sequence from `seed`:
+/// the tests need no random crate and repeat.
+#[cfg(test)]
+pub(crate) fn synthetic(
+    model: &Model,
+    n: usize,
+    seed: u64,
+    moves: u32,
+    score_span: f64,
+) -> Vec<Sample> {
+    let mut state = seed;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    (0..n)
+        .map(|_| {
+            let move_number = 10 + (next() * f64::from(moves)) as u32;
+            let score = (next() - 0.5) * score_span;
+            let (w, d, _) = model.probabilities(score, move_number);
+            let u = next();
+            let result = if u < w {
+                GameResult::Win
+            } else if u < w + d {
+                GameResult::Draw
+            } else {
+                GameResult::Loss
+            };
+            Sample {
+                move_number,
+                score,
+                result,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Results drawn from a known model: the fit must find its curves again.
-    fn synthetic(model: &Model, n: usize) -> Vec<Sample> {
-        // A fixed linear congruential sequence: the test needs no random crate and repeats.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        (0..n)
-            .map(|_| {
-                let move_number = 10 + (next() * 60.0) as u32;
-                let score = (next() - 0.5) * 1200.0;
-                let (w, d, _) = model.probabilities(score, move_number);
-                let u = next();
-                let result = if u < w {
-                    GameResult::Win
-                } else if u < w + d {
-                    GameResult::Draw
-                } else {
-                    GameResult::Loss
-                };
-                Sample {
-                    move_number,
-                    score,
-                    result,
-                }
-            })
-            .collect()
-    }
 
     fn truth() -> Model {
         Model {
@@ -254,7 +263,7 @@ mod tests {
     #[test]
     fn the_fit_finds_the_curves_the_results_were_drawn_from() {
         let truth = truth();
-        let samples = synthetic(&truth, 20_000);
+        let samples = synthetic(&truth, 20_000, 0x2545_f491_4f6c_dd1d, 60, 1200.0);
         let (fitted, summary) = fit("chess", &samples, false);
         for mv in [20, 40, 60] {
             let (a0, b0) = truth.params(mv);
@@ -276,7 +285,7 @@ mod tests {
     fn without_draws_the_model_has_no_draw_band() {
         let mut truth = truth();
         truth.a = [0.0; 4];
-        let samples = synthetic(&truth, 5_000);
+        let samples = synthetic(&truth, 5_000, 0x2545_f491_4f6c_dd1d, 60, 1200.0);
         assert!(samples.iter().all(|s| s.result != GameResult::Draw));
         let (fitted, _) = fit("cannonshogi", &samples, true);
         for mv in [10, 40, 70] {

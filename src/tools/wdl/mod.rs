@@ -295,26 +295,10 @@ mod tests {
         }
         .encode()
         .unwrap();
-        // Results drawn from `truth` with a fixed linear congruential sequence.
-        let mut state = 7u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for game in 0..8000u32 {
-            let mv = 10 + (next() * 50.0) as u32;
-            let score = ((next() - 0.5) * 1000.0) as i16;
-            let (w, d, _) = truth.probabilities(f64::from(score), mv);
-            let u = next();
-            let result = if u < w {
-                GameResult::Win
-            } else if u < w + d {
-                GameResult::Draw
-            } else {
-                GameResult::Loss
-            };
+        // Results drawn from `truth`, one game each.
+        for (game, sample) in (0u32..).zip(fit::synthetic(&truth, 8000, 7, 50, 1000.0)) {
+            let mv = sample.move_number;
+            let (score, result) = (sample.score.round() as i16, sample.result);
             Record {
                 fen: format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Cc] w - - 0 {mv}"),
                 score,
