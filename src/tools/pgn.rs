@@ -286,6 +286,7 @@ pub fn find_move(session: &dyn Session, word: &str) -> Option<String> {
         return Some(m);
     }
     short_form_move(&texts, &plain(word))
+        .or_else(|| full_origin_move(session, &plain(word)))
         .or_else(|| gating_move(session, &plain(word)))
         .or_else(|| san_like_move(session, word.trim_end_matches(['!', '?', '#'])))
 }
@@ -342,6 +343,23 @@ fn san_like_move(session: &dyn Session, word: &str) -> Option<String> {
         [one] => Some(one.clone()),
         _ => None,
     }
+}
+
+/// A piece move written with its whole origin (`Cd8e6`, `Nb1xc3`) where the game's own SAN
+/// gives less (`Ce6`): XBoard's PGN writer names the origin in full when its idea of a piece
+/// the game defined for it leaves the move unclear (Cannonrider's cannons). Read as the
+/// coordinates it names, when that is a legal move of a piece with that letter.
+fn full_origin_move(session: &dyn Session, word: &str) -> Option<String> {
+    let w = LongForm::parse(word)?;
+    let (from, to) = (w.from?, w.to);
+    if !w.tail.is_empty() {
+        return None;
+    }
+    let square = |(file, rank): (u32, u32)| format!("{}{rank}", char::from(b'a' + file as u8));
+    let uci = format!("{}{}", square(from), square(to));
+    let text = session.move_text(&uci, Notation::Uci).ok()?;
+    let letter = text.pgn.chars().next()?;
+    (letter == w.piece && text.pgn.contains('x') == w.capture).then_some(text.uci)
 }
 
 /// A Swedish cannon's entry as XBoard's PGN writes it, as Seirawan gating (`Pe2e4=C`): the
@@ -549,6 +567,22 @@ mod tests {
         let one = registry::find("swedishcannon1").unwrap().new_session();
         let twice = read_games("1. Pe2e4=C e5 2. Pd2d4=C *\n");
         assert!(twice[0].moves(one.as_ref(), None).is_err());
+    }
+
+    /// Cannonrider as XBoard's PGN writes a cannon's move: the whole origin (`Cd8e6+`), where
+    /// the engine's SAN says `Ce6+`.
+    #[test]
+    fn xboard_s_full_origin_moves_read_as_coordinates() {
+        let rider = registry::find("cannonrider").unwrap().new_session();
+        let fen = "nrbckqcbrn/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1";
+        let games = read_games(&format!(
+            "[Variant \"cannonrider\"]\n[FEN \"{fen}\"]\n\n1. d4 g5 2. Nb3 Cd8e6+ *\n"
+        ));
+        let moves = games[0].moves(rider.as_ref(), None).unwrap();
+        assert_eq!(moves.last().map(String::as_str), Some("d8e6"));
+        // An origin with no piece of that letter on it is no move.
+        let bad = read_games(&format!("[FEN \"{fen}\"]\n\n1. d4 g5 2. Nb3 Cc8e6 *\n"));
+        assert!(bad[0].moves(rider.as_ref(), None).is_err());
     }
 
     /// Cannon Shogi as XBoard's PGN writes it: SAN with the FEN's letters (a soldier without
