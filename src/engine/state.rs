@@ -193,8 +193,24 @@ impl EngineState {
     /// The win chances of `score` in the current game at its current move number (side to
     /// move's view).
     pub fn chances(&self, score: crate::search::Score) -> crate::engine::wdl::Wdl {
+        (self.chances_here())(score)
+    }
+
+    /// What a search from the current position reports as win chances, when `UCI_ShowWDL` is
+    /// on: every line scores this position, so its game and move number hold for all of them.
+    /// A function the search thread can take along.
+    pub fn search_chances(
+        &self,
+    ) -> Option<impl Fn(crate::search::Score) -> crate::engine::wdl::Wdl + Send + 'static> {
+        self.show_wdl.then(|| self.chances_here())
+    }
+
+    fn chances_here(
+        &self,
+    ) -> impl Fn(crate::search::Score) -> crate::engine::wdl::Wdl + Send + 'static {
+        let variant = self.variant.game.name;
         let move_number = crate::engine::wdl::move_number_of(&self.session.fen());
-        crate::engine::wdl::chances_of_score(self.variant.game.name, score, move_number)
+        move |score| crate::engine::wdl::chances_of_score(variant, score, move_number)
     }
 
     /// The game in progress.

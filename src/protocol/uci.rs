@@ -9,7 +9,7 @@ use crate::engine::jobs::{self, Job, JobEvent, JobKind};
 use crate::engine::options::{self, Changed, EngineOption, OptionType, EVAL_FILE};
 use crate::engine::registry::VariantInfo;
 use crate::engine::state::EngineState;
-use crate::engine::wdl::{self, Wdl};
+use crate::engine::wdl::Wdl;
 use crate::games::Notation;
 use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
 use std::sync::Arc;
@@ -346,12 +346,7 @@ impl Uci {
         let ctl = Arc::new(SearchControl::new(limits.ponder));
         let tt = self.state.table();
         let opts = self.state.options().clone();
-        // The chances are read at the root's move number: every line scores the root.
-        let wdl_of = self.state.show_wdl().then(|| {
-            let variant = self.state.variant().game.name;
-            let move_number = wdl::move_number_of(&session.fen());
-            move |score| wdl::chances_of_score(variant, score, move_number)
-        });
+        let wdl_of = self.state.search_chances();
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
         let spawned = thread::Builder::new().name("go".into()).spawn(move || {
