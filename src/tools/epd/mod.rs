@@ -209,6 +209,7 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
         }
         let skipped = match tally.skipped {
             0 => String::new(),
+            1 => " (1 line skipped)".to_string(),
             n => format!(" ({n} lines skipped)"),
         };
         say(
