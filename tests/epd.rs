@@ -145,7 +145,8 @@ fn text(bytes: &[u8]) -> String {
 
 /// A fresh file for one test.
 fn temp_file(test: &str, contents: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("cannonade-epd-{}-{test}.epd", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("cannonade-epd-{}-{test}.epd", std::process::id()));
     std::fs::write(&path, contents).unwrap();
     path
 }
@@ -186,7 +187,10 @@ fn misses_are_reported_and_counted() {
         out.contains(":1 wrong: missed: expected bm Kf1, found Ra8# (a1a8), score mate 1"),
         "{out}"
     );
-    assert!(out.contains(":2 avoid the mate: missed: expected am Ra8#"), "{out}");
+    assert!(
+        out.contains(":2 avoid the mate: missed: expected am Ra8#"),
+        "{out}"
+    );
     assert!(out.contains("solved 1 of 3 at depth 4"), "{out}");
     // With --min-solved the misses fail the run.
     let o = epd(&["--depth", "4", "--min-solved", "2", f.to_str().unwrap()]);
@@ -206,14 +210,28 @@ fn san_and_coordinates_are_both_read() {
         "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n6k1/5ppp/8/8/8/8/8/R5K1 w - - bm a1a8;\n",
     );
     let o = epd(&["--depth", "3", chess.to_str().unwrap()]);
-    assert!(text(&o.stdout).contains("solved 2 of 2"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("solved 2 of 2"),
+        "{}",
+        text(&o.stdout)
+    );
     let cannon = temp_file(
         "cannon-notation",
         "4t5/s1s7/10/4S5/4S5/4S5/10/10/10/4T5[] w - - bm Se6xe9-e6;\n\
          4t5/s1s7/10/4S5/4S5/4S5/10/10/10/4T5[] w - - bm e7e10;\n",
     );
-    let o = epd(&["--variant", "cannon", "--depth", "3", cannon.to_str().unwrap()]);
-    assert!(text(&o.stdout).contains("solved 2 of 2"), "{}", text(&o.stdout));
+    let o = epd(&[
+        "--variant",
+        "cannon",
+        "--depth",
+        "3",
+        cannon.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&o.stdout).contains("solved 2 of 2"),
+        "{}",
+        text(&o.stdout)
+    );
 }
 
 #[test]
@@ -232,15 +250,30 @@ fn bad_lines_are_skipped_with_their_place() {
     let o = epd(&["--depth", "3", f.to_str().unwrap()]);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "{out}{err}");
-    assert!(err.contains(&format!("{name}:2: skipped: not a position")), "{err}");
+    assert!(
+        err.contains(&format!("{name}:2: skipped: not a position")),
+        "{err}"
+    );
     assert!(
         err.contains(&format!("{name}:3: skipped: bm 'Rb9' is not a legal move")),
         "{err}"
     );
-    assert!(err.contains(&format!("{name}:4: skipped: dm wants one number")), "{err}");
-    assert!(err.contains(&format!("{name}:5: skipped: nothing to solve")), "{err}");
-    assert!(err.contains(&format!("{name}:6: skipped: a quoted operand")), "{err}");
-    assert!(out.contains("solved 1 of 1 at depth 3 (5 lines skipped)"), "{out}");
+    assert!(
+        err.contains(&format!("{name}:4: skipped: dm wants one number")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{name}:5: skipped: nothing to solve")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{name}:6: skipped: a quoted operand")),
+        "{err}"
+    );
+    assert!(
+        out.contains("solved 1 of 1 at depth 3 (5 lines skipped)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -251,12 +284,19 @@ fn bad_arguments_are_refused() {
         (&["/no/such/file.epd"], "cannot read /no/such/file.epd"),
         (&["--variant", "nosuch", file], "unknown variant 'nosuch'"),
         (&["--option", "NoSuchOption=1", file], "NoSuchOption"),
-        (&["--depth", "3", "--nodes", "100", file], "cannot be used with"),
+        (
+            &["--depth", "3", "--nodes", "100", file],
+            "cannot be used with",
+        ),
     ];
     for (args, says) in cases {
         let o = epd(args);
         assert!(!o.status.success(), "{args:?}");
-        assert!(text(&o.stderr).contains(says), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(says),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
     }
     // No file at all is a usage error too.
     assert!(!epd(&[]).status.success());
@@ -268,6 +308,9 @@ fn node_and_time_limits_run() {
     for args in [["--nodes", "20000"], ["--movetime", "50"]] {
         let o = epd(&[args[0], args[1], "--threads", "2", f.to_str().unwrap()]);
         let out = text(&o.stdout);
-        assert!(o.status.success() && out.contains("solved 1 of 1"), "{args:?}: {out}");
+        assert!(
+            o.status.success() && out.contains("solved 1 of 1"),
+            "{args:?}: {out}"
+        );
     }
 }
