@@ -244,7 +244,9 @@ fn bad_lines_are_skipped_with_their_place() {
          6k1/5ppp/8/8/8/8/8/R5K1 w - - dm x;\n\
          6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"nothing\";\n\
          6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8; id \"unclosed;\n\
-         6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm Ra8#; c0 \"counters are fine\";\n",
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm Ra8#; c0 \"counters are fine\";\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - -\n\
+         6k1/5ppp/8 w - - bm Kf1;\n",
     );
     let name = f.display().to_string();
     let o = epd(&["--depth", "3", f.to_str().unwrap()]);
@@ -271,7 +273,19 @@ fn bad_lines_are_skipped_with_their_place() {
         "{err}"
     );
     assert!(
-        out.contains("solved 1 of 1 at depth 3 (5 lines skipped)"),
+        err.contains(&format!("{name}:8: skipped: no operations")),
+        "{err}"
+    );
+    // The position is the part before `bm`, though `Kf1` looks like an opcode too.
+    assert!(
+        err.contains(&format!(
+            "{name}:9: skipped: not a position of the game: FEN board has 3 ranks, this \
+             board has 8 (in '6k1/5ppp/8 w - -')"
+        )),
+        "{err}"
+    );
+    assert!(
+        out.contains("solved 1 of 1 at depth 3 (7 lines skipped)"),
         "{out}"
     );
 }
