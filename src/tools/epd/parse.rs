@@ -103,16 +103,16 @@ pub fn split_line(
         Token::Word(w) | Token::Quoted(w) => w.clone(),
         Token::End => String::new(),
     };
-    // The refusal reported: of the reading that a well-known opcode follows if there is one
-    // (in `... w - - bm Ka2`, `Ka2` looks like an opcode too, but the position is meant to
-    // end before `bm`), else of the longest.
-    let mut refusal: Option<(bool, SplitError)> = None;
     // A line that is a position and nothing more has no operations (though a reader that
     // takes the board alone would read its side to move, `w`, as an opcode).
     let fields = |k: usize| toks[..k].iter().map(word).collect::<Vec<_>>().join(" ");
     if leading == toks.len() && leading <= MOST_FEN_FIELDS && read_fen(&fields(leading)).is_ok() {
         return Err(SplitError::NoOperations);
     }
+    // The refusal reported: of the reading that a well-known opcode follows if there is one
+    // (in `... w - - bm Ka2`, `Ka2` looks like an opcode too, but the position is meant to
+    // end before `bm`), else of the longest.
+    let mut refusal: Option<(bool, SplitError)> = None;
     for k in (1..=leading.min(MOST_FEN_FIELDS)).rev() {
         let next = toks.get(k).unwrap_or(&Token::End);
         if !opcode_like(next) {
