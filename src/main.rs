@@ -114,6 +114,9 @@ enum Command {
     /// and a graph of each game (SVG).
     #[command(alias = "analyze")]
     Analyse(cannonade::tools::analyse::AnalyseArgs),
+    /// Run test suites of positions (EPD with `bm`, `am`, `dm`; see docs/epd.md) at a fixed
+    /// depth, node count or time: the misses, then the solved count of each file.
+    Epd(cannonade::tools::epd::EpdArgs),
     /// Fit the chess-family evaluation's weights to scored positions (see docs/evaluation.md).
     Tune(cannonade::tools::tune::TuneArgs),
     /// Fit a game's win-chance model (WDL) to the results of its self-play data and draw the
@@ -288,6 +291,9 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => {
             cannonade::tools::analyse::run(&args).map_err(|e| e.to_string())
         }
+        Some(Command::Epd(args)) => cannonade::tools::epd::run(&args)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
         Some(Command::Wdl(args)) => cannonade::tools::wdl::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),

@@ -1,9 +1,10 @@
-//! Tools built on the engine facade: the match runner, game analysis (`analyse`), openings,
-//! training data (`datagen`), training and tuning, and the batch `legal` interface. (`bench`
-//! lives in the engine: both protocols run it.)
+//! Tools built on the engine facade: the match runner, game analysis (`analyse`), test suites
+//! (`epd`), openings, training data (`datagen`), training and tuning, and the batch `legal`
+//! interface. (`bench` lives in the engine: both protocols run it.)
 
 pub mod analyse;
 pub mod datagen;
+pub mod epd;
 pub mod legal;
 pub mod r#match;
 pub mod openings;
