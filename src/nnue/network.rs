@@ -125,23 +125,36 @@ fn screlu_dot2(stm: &[i16], ws: &[i16], nstm: &[i16], wn: &[i16], qa: i16) -> i6
 }
 
 /// `values = parent + sum(rows of added) - sum(rows of removed)`, wrapping, in one pass over
-/// each block (the parent's block, the rows' blocks, one write).
+/// each block (the parent's block, the rows' blocks, one write). `weights` holds the rows of
+/// `values.len()` values each.
 #[inline(always)]
-fn apply_delta(values: &mut [i16], parent: &[i16], added: &[&[i16]], removed: &[&[i16]]) {
+fn apply_delta(
+    values: &mut [i16],
+    parent: &[i16],
+    weights: &[i16],
+    added: &[u32],
+    removed: &[u32],
+) {
+    let h = values.len();
+    let row_block = |f: u32, k: usize| -> &[i16; BLOCK] {
+        weights[f as usize * h + k * BLOCK..][..BLOCK]
+            .try_into()
+            .expect("block")
+    };
     for (k, (out, p)) in values
         .chunks_exact_mut(BLOCK)
         .zip(parent.chunks_exact(BLOCK))
         .enumerate()
     {
         let mut v: [i16; BLOCK] = (*p).try_into().expect("block");
-        for row in added {
-            let w = block(row, k);
+        for &f in added {
+            let w = row_block(f, k);
             for i in 0..BLOCK {
                 v[i] = v[i].wrapping_add(w[i]);
             }
         }
-        for row in removed {
-            let r = block(row, k);
+        for &f in removed {
+            let r = row_block(f, k);
             for i in 0..BLOCK {
                 v[i] = v[i].wrapping_sub(r[i]);
             }
@@ -179,8 +192,14 @@ mod simd {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn apply_delta_avx2(values: &mut [i16], parent: &[i16], added: &[&[i16]], removed: &[&[i16]]) {
-        super::apply_delta(values, parent, added, removed)
+    fn apply_delta_avx2(
+        values: &mut [i16],
+        parent: &[i16],
+        weights: &[i16],
+        added: &[u32],
+        removed: &[u32],
+    ) {
+        super::apply_delta(values, parent, weights, added, removed)
     }
 
     /// 8 `i16` from a slice of exactly 8.
@@ -288,16 +307,17 @@ mod simd {
     pub(super) fn apply_delta(
         values: &mut [i16],
         parent: &[i16],
-        added: &[&[i16]],
-        removed: &[&[i16]],
+        weights: &[i16],
+        added: &[u32],
+        removed: &[u32],
     ) {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: safe Rust compiled for AVX2, and the CPU has it.
             #[allow(unsafe_code)]
-            return unsafe { apply_delta_avx2(values, parent, added, removed) };
+            return unsafe { apply_delta_avx2(values, parent, weights, added, removed) };
         }
-        super::apply_delta(values, parent, added, removed)
+        super::apply_delta(values, parent, weights, added, removed)
     }
 }
 
@@ -341,8 +361,7 @@ impl Accumulator {
     }
 
     /// Becomes `parent` (an accumulator of the same net) plus the rows of `added` minus those
-    /// of `removed`, in one pass: what a search stack's child is after a move. At most
-    /// [`MAX_DELTA`](super::MAX_DELTA) features each way.
+    /// of `removed`, in one pass: what a search stack's child is after a move.
     #[inline]
     pub fn set_delta(
         &mut self,
@@ -351,11 +370,13 @@ impl Accumulator {
         added: &[u32],
         removed: &[u32],
     ) {
-        let rows = |fs: &[u32]| -> arrayvec::ArrayVec<&[i16], { super::MAX_DELTA }> {
-            fs.iter().map(|&f| net.row(f)).collect()
-        };
-        let (a, r) = (rows(added), rows(removed));
-        simd::apply_delta(&mut self.values, &parent.values, &a, &r);
+        simd::apply_delta(
+            &mut self.values,
+            &parent.values,
+            &net.ft_weights,
+            added,
+            removed,
+        );
     }
 
     /// Adds the row of a feature that became active. (Here and below, a feature must be below
@@ -464,26 +485,26 @@ mod tests {
     fn fused_update_equals_separate_ones() {
         let mut rng = SplitMix64::new(3);
         let h = 64;
-        let rows: Vec<Vec<i16>> = (0..6)
-            .map(|_| (0..h).map(|_| rng.next_u64() as i16).collect())
-            .collect();
+        // Six rows of `h` values.
+        let weights: Vec<i16> = (0..6 * h).map(|_| rng.next_u64() as i16).collect();
+        let row = |f: u32| &weights[f as usize * h..(f as usize + 1) * h];
         let parent: Vec<i16> = (0..h).map(|_| rng.next_u64() as i16).collect();
         for (na, nr) in [(0, 0), (1, 1), (1, 2), (2, 3), (3, 3)] {
-            let added: Vec<&[i16]> = rows[..na].iter().map(|r| r.as_slice()).collect();
-            let removed: Vec<&[i16]> = rows[3..3 + nr].iter().map(|r| r.as_slice()).collect();
+            let added: Vec<u32> = (0..na).collect();
+            let removed: Vec<u32> = (3..3 + nr).collect();
             let mut want = parent.clone();
-            for r in &added {
+            for &f in &added {
                 want.iter_mut()
-                    .zip(r.iter())
+                    .zip(row(f))
                     .for_each(|(v, w)| *v = v.wrapping_add(*w));
             }
-            for r in &removed {
+            for &f in &removed {
                 want.iter_mut()
-                    .zip(r.iter())
+                    .zip(row(f))
                     .for_each(|(v, w)| *v = v.wrapping_sub(*w));
             }
             let mut got = vec![0; h];
-            simd::apply_delta(&mut got, &parent, &added, &removed);
+            simd::apply_delta(&mut got, &parent, &weights, &added, &removed);
             assert_eq!(got, want);
         }
     }
