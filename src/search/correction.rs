@@ -35,6 +35,11 @@ impl Default for CorrectionHistory {
 }
 
 impl CorrectionHistory {
+    /// Zeroes every entry, as a new table holds.
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+
     #[inline]
     fn index(side: Color, key: u64) -> usize {
         side.index() * ENTRIES + (key >> 50) as usize % ENTRIES

@@ -113,19 +113,7 @@ impl<'a> NnueStack<'a> {
             let parent = &done[i - 1];
             let p = &mut rest[0];
             for c in 0..2 {
-                let acc = &mut p.acc[c];
-                acc.copy_from(&parent.acc[c]);
-                let (added, removed) = (&p.added[c], &p.removed[c]);
-                if let ([a], [r]) = (added.as_slice(), removed.as_slice()) {
-                    acc.add_remove(self.net, *a, *r);
-                } else {
-                    for &f in added {
-                        acc.add(self.net, f);
-                    }
-                    for &f in removed {
-                        acc.remove(self.net, f);
-                    }
-                }
+                p.acc[c].set_delta(self.net, &parent.acc[c], &p.added[c], &p.removed[c]);
             }
             p.state = State::Ready;
         }

@@ -91,14 +91,22 @@ const PIECE_TO: usize = PIECE_KINDS * SQUARES;
 pub struct ContinuationHistory {
     /// i16 halves the memory; the gravity update keeps every entry within +-HISTORY_MAX.
     table: Vec<i16>,
+    /// One bit per [`CONT_CHUNK`] entries of `table`: set when an entry of the chunk may be
+    /// non-zero, so that [`ContinuationHistory::clear`] zeroes only what was written.
+    dirty: Vec<u64>,
 }
+
+/// Entries of the continuation history per bit of its dirty map (128 bytes, two cache lines).
+const CONT_CHUNK: usize = 64;
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
         // About 19 MB of zeros, which the allocator gets as fresh zeroed pages: only the rows a
         // search touches cost anything.
+        let len = (PIECE_TO + 1) * PIECE_TO;
         ContinuationHistory {
-            table: vec![0; (PIECE_TO + 1) * PIECE_TO],
+            table: vec![0; len],
+            dirty: vec![0; len.div_ceil(CONT_CHUNK).div_ceil(64)],
         }
     }
 }
@@ -111,10 +119,28 @@ impl ContinuationHistory {
 
     #[inline]
     pub fn update(&mut self, before: PieceTo, now: PieceTo, bonus: i32) {
-        let e = &mut self.table[before.index() * PIECE_TO + now.index()];
+        let i = before.index() * PIECE_TO + now.index();
+        let chunk = i / CONT_CHUNK;
+        self.dirty[chunk / 64] |= 1 << (chunk % 64);
+        let e = &mut self.table[i];
         let mut v = i32::from(*e);
         gravity(&mut v, bonus);
         *e = v as i16;
+    }
+
+    /// Zeroes every entry, as a new table would hold, touching only the chunks written since
+    /// the last clear (a search of a few thousand nodes writes a small part of the 19 MB).
+    pub fn clear(&mut self) {
+        for (w, word) in self.dirty.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let chunk = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let start = chunk * CONT_CHUNK;
+                let end = (start + CONT_CHUNK).min(self.table.len());
+                self.table[start..end].fill(0);
+            }
+        }
     }
 }
 
@@ -141,6 +167,10 @@ impl CounterMoves {
     pub fn set(&mut self, before: PieceTo, m: Move) {
         self.table[before.index()] = m;
     }
+
+    pub fn clear(&mut self) {
+        self.table.fill(Move::NONE);
+    }
 }
 
 /// The history tables of one search thread. They are kept from one search to the next with the
@@ -154,6 +184,17 @@ pub struct SearchTables {
     pub cont: ContinuationHistory,
     pub counter_moves: CounterMoves,
     pub correction: CorrectionHistory,
+}
+
+impl SearchTables {
+    /// Empties every table in place: afterwards they hold what `SearchTables::default()` holds,
+    /// without allocating (and, for the continuation history, without zeroing) 19 MB again.
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.cont.clear();
+        self.counter_moves.clear();
+        self.correction.clear();
+    }
 }
 
 /// What orders the quiet moves of one node.

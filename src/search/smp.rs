@@ -8,6 +8,7 @@ use super::time;
 use super::tt::TranspositionTable;
 use super::{PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult, MATE};
 use crate::games::{Game, Move, Notation, Outcome};
+use std::cell::Cell;
 use std::sync::atomic::AtomicU64;
 use std::thread;
 use std::time::Duration;
@@ -15,6 +16,32 @@ use std::time::Duration;
 /// Stack of each search thread: a node keeps a move list and its scores on the stack (up to 8 KB,
 /// in Cannon Shogi), and the search goes up to `MAX_PLY` plies plus quiescence.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+thread_local! {
+    /// Whether this thread was started by [`spawn_with_search_stack`], so that a
+    /// single-threaded search can run on it in place.
+    static ON_SEARCH_STACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Starts a scoped thread with the search's stack ([`SEARCH_STACK_BYTES`]), on which a search
+/// of one thread runs in place rather than on a thread of its own. For callers that search
+/// many times a second (`datagen` plays thousands of short searches): starting a thread with
+/// a fresh 64 MB stack (too large for the C library to keep for reuse) for each search cost
+/// page faults and unmapping, about a tenth of the process's time. The search does the same
+/// either way.
+pub fn spawn_with_search_stack<'scope, T: Send + 'scope>(
+    scope: &'scope thread::Scope<'scope, '_>,
+    name: String,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<thread::ScopedJoinHandle<'scope, T>> {
+    thread::Builder::new()
+        .name(name)
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn_scoped(scope, move || {
+            ON_SEARCH_STACK.with(|c| c.set(true));
+            f()
+        })
+}
 
 /// The fewest nodes a weakened search gets per root move: enough to finish its first iteration
 /// with all its lines, so that even the lowest level chooses among moves it has looked at.
@@ -138,68 +165,84 @@ pub fn search<G: Game>(
         node_limit: limits.nodes,
     };
 
-    thread::scope(|scope| {
-        let run_main = || {
-            let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
-            // The last line reported under each line number (what a GUI shows now).
-            let mut shown: Vec<Option<PvInfo<Move>>> = Vec::new();
-            let mut depth = w.iterate(limits, lines, &mut |i| {
-                // Lines a weakened search looks at beyond those asked for are not shown.
-                if i.multipv as usize > opts.multipv {
-                    return;
-                }
-                let k = i.multipv as usize - 1;
-                if shown.len() <= k {
-                    shown.resize(k + 1, None);
-                }
-                shown[k] = Some(i.clone());
-                report(Report::Info(i));
-            });
-            wait_for_release();
-            // A helper may have finished a deeper iteration meanwhile.
-            if w.adopt_frontier() {
-                depth = frontier.map_or(depth, |f| f.depth());
+    let run_main = || {
+        let mut w = Worker::new(pos.clone(), shared, 0, Some(main_duties), &root);
+        // The last line reported under each line number (what a GUI shows now).
+        let mut shown: Vec<Option<PvInfo<Move>>> = Vec::new();
+        let mut depth = w.iterate(limits, lines, &mut |i| {
+            // Lines a weakened search looks at beyond those asked for are not shown.
+            if i.multipv as usize > opts.multipv {
+                return;
             }
-            // The lines of the result, best first. They are reported again only when what was
-            // last shown differs: nothing shown yet (a first iteration cut short), a bound of
-            // an iteration that did not finish, or a helper's deeper result. After a finished
-            // iteration they were all just reported, and a repeat would only show twice.
-            let shown_lines = w.lines.min(opts.multipv.max(1));
-            let lines: Vec<PvInfo<Move>> = (0..shown_lines)
-                .map(|i| w.pv_info(i, depth, None))
-                .collect();
-            let up_to_date = lines.iter().enumerate().all(|(k, l)| {
-                shown
-                    .get(k)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|s| s.same_line(l))
-            });
-            // The move played: the best line, or a weakened search's choice among its lines.
-            let chosen = opts.skill.map_or(0, |skill| {
-                let scores: Vec<i32> = w.root_moves[..w.lines].iter().map(|rm| rm.score).collect();
-                skill.pick(&scores, pos.key())
-            });
-            let rm = &w.root_moves[chosen];
-            let r = SearchResult {
-                best: Some(rm.mv),
-                ponder: rm.pv.get(1).copied(),
-                score: if chosen == 0 {
-                    lines[0].score
-                } else {
-                    w.pv_info(chosen, depth, None).score
-                },
-                depth,
-                nodes: lines[0].nodes,
-            };
-            if !up_to_date {
-                for l in lines {
-                    report(Report::Info(l));
-                }
+            let k = i.multipv as usize - 1;
+            if shown.len() <= k {
+                shown.resize(k + 1, None);
             }
-            ctl.stop();
-            report(Report::Done(r.clone()));
-            r
+            shown[k] = Some(i.clone());
+            report(Report::Info(i));
+        });
+        wait_for_release();
+        // A helper may have finished a deeper iteration meanwhile.
+        if w.adopt_frontier() {
+            depth = frontier.map_or(depth, |f| f.depth());
+        }
+        // The lines of the result, best first. They are reported again only when what was
+        // last shown differs: nothing shown yet (a first iteration cut short), a bound of
+        // an iteration that did not finish, or a helper's deeper result. After a finished
+        // iteration they were all just reported, and a repeat would only show twice.
+        let shown_lines = w.lines.min(opts.multipv.max(1));
+        let lines: Vec<PvInfo<Move>> = (0..shown_lines)
+            .map(|i| w.pv_info(i, depth, None))
+            .collect();
+        let up_to_date = lines.iter().enumerate().all(|(k, l)| {
+            shown
+                .get(k)
+                .and_then(Option::as_ref)
+                .is_some_and(|s| s.same_line(l))
+        });
+        // The move played: the best line, or a weakened search's choice among its lines.
+        let chosen = opts.skill.map_or(0, |skill| {
+            let scores: Vec<i32> = w.root_moves[..w.lines].iter().map(|rm| rm.score).collect();
+            skill.pick(&scores, pos.key())
+        });
+        let rm = &w.root_moves[chosen];
+        let r = SearchResult {
+            best: Some(rm.mv),
+            ponder: rm.pv.get(1).copied(),
+            score: if chosen == 0 {
+                lines[0].score
+            } else {
+                w.pv_info(chosen, depth, None).score
+            },
+            depth,
+            nodes: lines[0].nodes,
         };
+        if !up_to_date {
+            for l in lines {
+                report(Report::Info(l));
+            }
+        }
+        ctl.stop();
+        report(Report::Done(r.clone()));
+        r
+    };
+    // If the search thread died (a bug), play the first legal move rather than nothing; no
+    // `Done` was reported then, and the caller uses this return value.
+    let fallback = || SearchResult {
+        best: root.first().copied(),
+        ponder: None,
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+    };
+    if threads == 1 && ON_SEARCH_STACK.with(Cell::get) {
+        // On a thread with the search's stack already: the search runs here, a panic caught
+        // as a dead search thread's would be.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run_main));
+        ctl.stop();
+        return result.unwrap_or_else(|_| fallback());
+    }
+    thread::scope(|scope| {
         let main = thread::Builder::new()
             .name("search-main".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -234,15 +277,7 @@ pub fn search<G: Game>(
             Err(_) => Err(Box::new("could not start the search thread") as _),
         };
         ctl.stop();
-        // If the search thread died (a bug), play the first legal move rather than nothing; no
-        // `Done` was reported then, and the caller uses this return value.
-        result.unwrap_or_else(|_| SearchResult {
-            best: root.first().copied(),
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-        })
+        result.unwrap_or_else(|_| fallback())
     })
 }
 

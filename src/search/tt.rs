@@ -70,6 +70,10 @@ pub struct TranspositionTable {
     slots: Box<[Slot]>,
     first: usize,
     buckets: usize,
+    /// One bit per bucket, set when the bucket is written: [`Self::clear`] zeroes only the
+    /// buckets written since the last clear. (A short search writes a few thousand of a 16 MB
+    /// table's 262,144 buckets; `datagen` clears before every game and every opening tried.)
+    dirty: Box<[AtomicU64]>,
     /// Bumped once per search, so entries of old searches are replaced first.
     age: AtomicU8,
     /// The move-ordering histories of the search threads, kept from one search to the next as
@@ -132,12 +136,17 @@ impl TranspositionTable {
             .checked_mul(ENTRIES_PER_BUCKET)
             .and_then(|n| n.checked_add(ENTRIES_PER_BUCKET - 1));
         let slots = count.and_then(zeroed_slots)?;
+        let mut dirty = Vec::new();
+        let words = buckets.div_ceil(64);
+        dirty.try_reserve_exact(words).ok()?;
+        dirty.extend((0..words).map(|_| AtomicU64::new(0)));
         let misalign = (slots.as_ptr() as usize) % BUCKET_BYTES;
         let first = ((BUCKET_BYTES - misalign) % BUCKET_BYTES) / std::mem::size_of::<Slot>();
         Some(TranspositionTable {
             slots,
             first,
             buckets,
+            dirty: dirty.into_boxed_slice(),
             age: AtomicU8::new(0),
             histories: Mutex::new(Vec::new()),
         })
@@ -152,6 +161,7 @@ impl TranspositionTable {
         let old_buckets = self.buckets;
         // The old memory goes first.
         self.slots = Box::new([]);
+        self.dirty = Box::new([]);
         self.buckets = 0;
         let err = match Self::try_new(mb) {
             Ok(t) => {
@@ -183,15 +193,33 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for slot in self.slots.iter() {
-            slot[0].store(0, Relaxed);
-            slot[1].store(0, Relaxed);
+        // Only written buckets can hold anything (the slots before the first bucket and after
+        // the last are never written).
+        for (w, word) in self.dirty.iter().enumerate() {
+            if word.load(Relaxed) == 0 {
+                continue;
+            }
+            let mut bits = word.swap(0, Relaxed);
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let start = self.first + b * ENTRIES_PER_BUCKET;
+                for slot in &self.slots[start..start + ENTRIES_PER_BUCKET] {
+                    slot[0].store(0, Relaxed);
+                    slot[1].store(0, Relaxed);
+                }
+            }
         }
         self.age.store(0, Relaxed);
-        self.histories
+        // The threads' histories are emptied in place, for the next search to take.
+        for tables in self
+            .histories
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clear();
+            .iter_mut()
+        {
+            tables.clear();
+        }
     }
 
     /// A search thread's history tables: those a thread of an earlier search left, or new ones.
@@ -218,10 +246,25 @@ impl TranspositionTable {
     }
 
     #[inline]
+    fn bucket_index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets as u128) >> 64) as usize
+    }
+
+    #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
-        let i = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        let start = self.first + i * ENTRIES_PER_BUCKET;
+        let start = self.first + self.bucket_index(key) * ENTRIES_PER_BUCKET;
         &self.slots[start..start + ENTRIES_PER_BUCKET]
+    }
+
+    /// Notes that bucket `i` is being written, for [`Self::clear`].
+    #[inline]
+    fn mark_dirty(&self, i: usize) {
+        let word = &self.dirty[i / 64];
+        let bit = 1u64 << (i % 64);
+        // Read first: a bucket written again (most stores) costs no atomic read-modify-write.
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
     }
 
     /// The entry stored for `key`, if any.
@@ -271,6 +314,7 @@ impl TranspositionTable {
             }
         }
         let data = pack(mv, score, depth, bound, age);
+        self.mark_dirty(self.bucket_index(key));
         let slot = &bucket[victim];
         slot[0].store(key ^ data, Relaxed);
         slot[1].store(data, Relaxed);

@@ -36,6 +36,7 @@ use spec::settings_text;
 
 use crate::engine::options::MAX_THREADS;
 use crate::engine::registry;
+use crate::search::smp::spawn_with_search_stack;
 use crate::search::{Limits, TranspositionTable};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -127,7 +128,8 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
             let (stop, schedule_ref, turn) = (&stop, &lock, &turn);
             let (opts, limits, hash_mb, seed) =
                 (&settings.opts, &limits, settings.hash_mb, spec.seed);
-            scope.spawn(move || {
+            // The search's stack, so that each move's search runs on this thread in place.
+            let spawned = spawn_with_search_stack(scope, "datagen".into(), move || {
                 let tt = match TranspositionTable::try_new(hash_mb) {
                     Ok(tt) => tt,
                     Err(e) => {
@@ -167,6 +169,9 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
                     }
                 }
             });
+            // A thread that could not start claims no game: the others play them (the file
+            // is the same), and if none started the writer reports the threads ended early.
+            drop(spawned);
         }
         drop(tx);
         let mut waiting: BTreeMap<u64, GameOut> = BTreeMap::new();
