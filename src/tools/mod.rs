@@ -10,6 +10,7 @@ pub mod r#match;
 pub mod openings;
 pub mod pgn;
 pub mod progress;
+pub mod search_args;
 pub mod train;
 pub mod tune;
 pub mod wdl;

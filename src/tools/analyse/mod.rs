@@ -14,25 +14,24 @@ pub mod graph;
 pub mod judge;
 pub mod write;
 
-use crate::engine::options::{self, OptionError};
+use crate::engine::options::OptionError;
 use crate::engine::registry::{self, VariantInfo};
 use crate::engine::EngineState;
 use crate::games::GameError;
-use crate::search::Limits;
 use crate::tools::pgn::{read_games, RawGame};
 use crate::tools::progress::{say, terminal_bar};
+use crate::tools::search_args::SearchArgs;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Depth searched per position when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 10;
 
 /// The options of `cannonade analyse`.
 #[derive(clap::Args, Clone, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
+#[command(mut_arg("depth", |a| a.help("Depth searched per position [default: 10]")))]
 pub struct AnalyseArgs {
     /// The games to analyse (PGN, as `cannonade match`, XBoard or pychess-variants write it).
     #[arg(long, value_name = "FILE")]
@@ -43,27 +42,11 @@ pub struct AnalyseArgs {
     /// The variant of games without a `Variant` tag [default: chess].
     #[arg(long)]
     pub variant: Option<String>,
-    /// Milliseconds searched per position.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub movetime: Option<u64>,
-    /// Depth searched per position [default: 10].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub depth: Option<u32>,
-    /// Nodes searched per position.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in MB.
-    #[arg(long, value_name = "MB")]
-    pub hash: Option<usize>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Folder for the graphs (one SVG per game) [default: beside --out].
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
-    /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub options: Vec<String>,
 }
 
 /// Why the analysis could not run at all.
@@ -109,36 +92,6 @@ struct Ready<'a> {
     raw: &'a RawGame,
     variant: &'static VariantInfo,
     moves: Vec<String>,
-}
-
-/// The search limit, and how the `Annotator` tag and the summary name it.
-fn limits_of(args: &AnalyseArgs) -> (Limits, String) {
-    let mut l = Limits::default();
-    let text = if let Some(ms) = args.movetime {
-        l.move_time = Some(Duration::from_millis(ms));
-        format!("{ms} ms per position")
-    } else if let Some(n) = args.nodes {
-        l.nodes = Some(n);
-        format!("{n} nodes per position")
-    } else {
-        let d = args.depth.unwrap_or(DEFAULT_DEPTH);
-        l.depth = Some(d);
-        format!("depth {d}")
-    };
-    (l, text)
-}
-
-/// The `--option`s with `--threads` and `--hash` first, so an explicit option wins.
-fn engine_settings(args: &AnalyseArgs) -> Vec<String> {
-    let mut s = Vec::new();
-    if let Some(t) = args.threads {
-        s.push(format!("{}={t}", options::THREADS));
-    }
-    if let Some(h) = args.hash {
-        s.push(format!("{}={h}", options::HASH));
-    }
-    s.extend(args.options.iter().cloned());
-    s
 }
 
 /// The engines, one per game played in the file, made when first needed.
@@ -210,9 +163,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         }
         None => registry::find("chess").expect("chess is registered"),
     };
-    let (limits, limit_text) = limits_of(args);
+    let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
     let mut engines = Engines {
-        settings: engine_settings(args),
+        settings: args.search.engine_settings(),
         by_variant: HashMap::new(),
     };
     // Bad options are refused before anything is written.

@@ -12,11 +12,11 @@ pub mod judge;
 pub mod parse;
 pub mod problem;
 
-use crate::engine::options::{self, OptionError};
+use crate::engine::options::OptionError;
 use crate::engine::{registry, EngineState};
 use crate::games::Notation;
-use crate::search::Limits;
 use crate::tools::progress::{say, terminal_bar};
+use crate::tools::search_args::SearchArgs;
 use problem::{read_problem, Problem};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,7 +26,7 @@ pub const DEFAULT_DEPTH: u32 = 8;
 
 /// The options of `cannonade epd`.
 #[derive(clap::Args, Clone, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
+#[command(mut_arg("depth", |a| a.help("Depth searched per position [default: 8]")))]
 pub struct EpdArgs {
     /// The suites to run (EPD: the game's FEN, then `bm`, `am`, `dm`, `id` operations).
     #[arg(required = true, value_name = "FILE")]
@@ -34,28 +34,12 @@ pub struct EpdArgs {
     /// The game of the positions (see `cannonade variants`).
     #[arg(long, default_value = registry::DEFAULT_VARIANT)]
     pub variant: String,
-    /// Milliseconds searched per position.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub movetime: Option<u64>,
-    /// Depth searched per position [default: 8].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub depth: Option<u32>,
-    /// Nodes searched per position.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in MB.
-    #[arg(long, value_name = "MB")]
-    pub hash: Option<usize>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Exit with status 1 when fewer positions than this are solved (all files together);
     /// by default misses never change the exit status.
     #[arg(long, value_name = "N")]
     pub min_solved: Option<usize>,
-    /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub options: Vec<String>,
 }
 
 /// Why the suites could not run, or (with `--min-solved`) did not pass.
@@ -81,36 +65,6 @@ pub struct Tally {
     pub positions: usize,
     /// Lines that are no problem of the game (reported and skipped).
     pub skipped: usize,
-}
-
-/// The search limit, and how the summary names it.
-fn limits_of(args: &EpdArgs) -> (Limits, String) {
-    let mut l = Limits::default();
-    let text = if let Some(ms) = args.movetime {
-        l.move_time = Some(Duration::from_millis(ms));
-        format!("{ms} ms")
-    } else if let Some(n) = args.nodes {
-        l.nodes = Some(n);
-        format!("{n} nodes")
-    } else {
-        let d = args.depth.unwrap_or(DEFAULT_DEPTH);
-        l.depth = Some(d);
-        format!("depth {d}")
-    };
-    (l, text)
-}
-
-/// The `--option`s with `--threads` and `--hash` first, so an explicit option wins.
-fn engine_settings(args: &EpdArgs) -> Vec<String> {
-    let mut s = Vec::new();
-    if let Some(t) = args.threads {
-        s.push(format!("{}={t}", options::THREADS));
-    }
-    if let Some(h) = args.hash {
-        s.push(format!("{}={h}", options::HASH));
-    }
-    s.extend(args.options.iter().cloned());
-    s
 }
 
 /// A file's problems, with a message for each line skipped.
@@ -151,7 +105,7 @@ fn miss_line(name: &str, p: &Problem, f: &judge::Found) -> String {
 pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
     let variant = registry::find(&args.variant)
         .ok_or_else(|| EpdError::UnknownVariant(args.variant.clone()))?;
-    let mut state = EngineState::for_tool(variant, &engine_settings(args))?;
+    let mut state = EngineState::for_tool(variant, &args.search.engine_settings())?;
     // Every file is read before any search, so a missing one stops the run at once.
     let mut files = Vec::new();
     for path in &args.files {
@@ -166,7 +120,7 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
         }
         files.push((name, problems, skipped.len()));
     }
-    let (limits, limit_text) = limits_of(args);
+    let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
     // No GUI waits for these moves: the time kept back for communication would only shorten
     // every `--movetime` search.
     let opts = crate::search::SearchOptions {
