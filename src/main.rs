@@ -122,6 +122,9 @@ enum Command {
     /// Fit a game's win-chance model (WDL) to the results of its self-play data and draw the
     /// fit (see docs/wdl.md).
     Wdl(cannonade::tools::wdl::WdlArgs),
+    /// Tune the search's margins and reductions by SPSA in self-play (see docs/search.md):
+    /// resumable, with the trajectories plotted; `--list` names the parameters.
+    Spsa(cannonade::tools::spsa::SpsaArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -296,6 +299,7 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
         Some(Command::Wdl(args)) => cannonade::tools::wdl::run(&args),
+        Some(Command::Spsa(args)) => cannonade::tools::spsa::run(&args),
         Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
         None => {
             cannonade::protocol::run_stdin();

@@ -40,9 +40,9 @@ fn native_feature(command: &str) -> &'static str {
 fn both_protocols_announce_every_entry_of_the_table() {
     let (_, uci_lines) = uci();
     let (_, xb_lines) = xboard();
-    let table = options::table();
+    let table: Vec<_> = options::announced().collect();
     assert!(table.len() >= 11, "{} options", table.len());
-    for o in table {
+    for &o in &table {
         let line = option_line(o);
         assert!(
             uci_lines.contains(&line),
@@ -88,6 +88,35 @@ fn both_protocols_announce_every_entry_of_the_table() {
         .filter(|o| NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name))
         .count();
     assert_eq!(features, table.len() - natives);
+}
+
+#[test]
+fn the_search_parameters_are_hidden_from_guis_but_settable() {
+    let tuning: Vec<_> = options::table().iter().filter(|o| o.tuning).collect();
+    assert!(tuning.len() >= 20, "{} tuning options", tuning.len());
+    let (mut u, uci_lines) = uci();
+    let (mut x, xb_lines) = xboard();
+    for o in &tuning {
+        let word = format!(" {} ", o.name);
+        let in_uci = uci_lines.iter().any(|l| l.contains(&word));
+        let in_xb = xb_lines
+            .iter()
+            .any(|l| l.contains(&format!("option=\"{} ", o.name)));
+        assert!(!in_uci && !in_xb, "{} is announced", o.name);
+        let OptionType::Spin { default, max, .. } = o.kind else {
+            panic!("{} is not a spin", o.name)
+        };
+        // Any value in range, in both protocols' forms, is taken without a word.
+        for value in [max, default] {
+            u.send(&format!("setoption name {} value {value}", o.name))
+                .unwrap();
+            let out = u.sync_uci().unwrap();
+            assert!(out.is_empty(), "{} = {value}: {out:?}", o.name);
+            x.send(&format!("option {}={value}", o.name)).unwrap();
+            let out = x.sync_xboard().unwrap();
+            assert!(out.is_empty(), "{} = {value}: {out:?}", o.name);
+        }
+    }
 }
 
 /// A value of the wrong kind for each typed option, and one out of range for each spin.

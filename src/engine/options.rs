@@ -10,7 +10,7 @@ use crate::engine::registry::{self, VARIANTS};
 use crate::engine::state::EngineState;
 use crate::engine::text::clip;
 use crate::games::RuleOption;
-use crate::search::{skill, DEFAULT_MOVE_OVERHEAD_MS};
+use crate::search::{params, skill, DEFAULT_MOVE_OVERHEAD_MS};
 use std::sync::LazyLock;
 use std::time::Duration;
 use thiserror::Error;
@@ -150,6 +150,10 @@ pub struct EngineOption {
     /// Setting it replaces the table or the game: a search for a move in progress would be
     /// thrown away (XBoard holds such options until the move is made; UCI GUIs stop first).
     pub needs_idle: bool,
+    /// One of the search's margins (`search/params.rs`), there for tuners (`cannonade spsa`,
+    /// `cannonade match`'s `option.NAME=VALUE`): settable like any option but not announced
+    /// to GUIs, whose users have no use for twenty-odd margins.
+    pub tuning: bool,
     apply: Apply,
 }
 
@@ -230,13 +234,19 @@ pub fn parse_value(opt: &EngineOption, raw: Option<&str>) -> Result<OptionValue,
     }
 }
 
+/// The options the protocols announce to GUIs: all but the search's tuning parameters.
+pub fn announced() -> impl Iterator<Item = &'static EngineOption> {
+    table().iter().filter(|o| !o.tuning)
+}
+
 /// The option called `name` (case-insensitive, as UCI asks).
 pub fn find(name: &str) -> Option<&'static EngineOption> {
     table().iter().find(|o| o.name.eq_ignore_ascii_case(name))
 }
 
 /// Every engine option, in the order the protocols announce them: the engine's own, then the
-/// rule switches of every game (each once; a switch of another game is kept for that game).
+/// rule switches of every game (each once; a switch of another game is kept for that game),
+/// then the search's tuning parameters (not announced, see [`announced`]).
 pub fn table() -> &'static [EngineOption] {
     static TABLE: LazyLock<Vec<EngineOption>> = LazyLock::new(build);
     &TABLE
@@ -257,6 +267,7 @@ fn build() -> Vec<EngineOption> {
             kind: spin(DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             help: "transposition table size in MB",
             needs_idle: true,
+            tuning: false,
             apply: |s, name, v| {
                 s.resize_table(as_usize(&v))
                     .map_err(|e| OptionError::Refused {
@@ -271,6 +282,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::Button,
             help: "empty the transposition table",
             needs_idle: true,
+            tuning: false,
             apply: |s, _, _| {
                 s.clear_table();
                 Ok(Changed::Nothing)
@@ -281,6 +293,7 @@ fn build() -> Vec<EngineOption> {
             kind: spin(1, 1, MAX_THREADS),
             help: "search threads",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.search_options_mut().threads = as_usize(&v);
                 Ok(Changed::Nothing)
@@ -291,6 +304,7 @@ fn build() -> Vec<EngineOption> {
             kind: spin(1, 1, MAX_MULTIPV),
             help: "lines reported, best first",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.search_options_mut().multipv = as_usize(&v);
                 Ok(Changed::Analysis)
@@ -301,6 +315,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::Check { default: false },
             help: "the GUI may send ponder searches (the engine always names its expected reply)",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.set_ponder(as_bool(&v));
                 Ok(Changed::Nothing)
@@ -315,6 +330,7 @@ fn build() -> Vec<EngineOption> {
             ),
             help: "milliseconds kept back from every move for communication delays",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.search_options_mut().move_overhead = Duration::from_millis(as_usize(&v) as u64);
                 Ok(Changed::Nothing)
@@ -328,6 +344,7 @@ fn build() -> Vec<EngineOption> {
             },
             help: "the game played (a new game at its start position, with an empty table)",
             needs_idle: true,
+            tuning: false,
             apply: |s, name, v| {
                 let OptionValue::Text(chosen) = v else {
                     unreachable!("a combo's value is text")
@@ -346,6 +363,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::Check { default: false },
             help: "evaluate by material alone (the baseline of evaluation matches)",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.search_options_mut().material_only = as_bool(&v);
                 Ok(Changed::Nothing)
@@ -358,6 +376,7 @@ fn build() -> Vec<EngineOption> {
             },
             help: "evaluate with the game's net (off: the hand-written evaluation)",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.set_use_nnue(as_bool(&v));
                 Ok(Changed::Evaluator)
@@ -368,6 +387,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::File,
             help: "a net file for the game it was trained for (empty: the embedded net)",
             needs_idle: false,
+            tuning: false,
             apply: |s, name, v| {
                 let OptionValue::Text(path) = v else {
                     unreachable!("a file option's value is text")
@@ -389,6 +409,7 @@ fn build() -> Vec<EngineOption> {
             },
             help: "strength from 0 (weakest) to 20 (full); UCI_LimitStrength overrides it",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 let OptionValue::Spin(level) = v else {
                     unreachable!("a spin's value is a number")
@@ -402,6 +423,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::Check { default: false },
             help: "play at the strength UCI_Elo names",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.set_limit_strength(as_bool(&v));
                 Ok(Changed::Nothing)
@@ -416,6 +438,7 @@ fn build() -> Vec<EngineOption> {
             },
             help: "the strength UCI_LimitStrength plays at, on chess's rating scale (CCRL)",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 let OptionValue::Spin(elo) = v else {
                     unreachable!("a spin's value is a number")
@@ -429,6 +452,7 @@ fn build() -> Vec<EngineOption> {
             kind: OptionType::Check { default: false },
             help: "report the win, draw and loss chances (per mille) of every score",
             needs_idle: false,
+            tuning: false,
             apply: |s, _, v| {
                 s.set_show_wdl(as_bool(&v));
                 // Only UCI lines carry the chances (XBoard's thinking output has no field for
@@ -445,7 +469,30 @@ fn build() -> Vec<EngineOption> {
             },
             help: rule.help,
             needs_idle: true,
+            tuning: false,
             apply: |s, name, v| s.set_rule_option(name, as_bool(&v)),
+        });
+    }
+    for p in params::PARAMS {
+        table.push(EngineOption {
+            name: p.name,
+            kind: OptionType::Spin {
+                default: p.default.into(),
+                min: p.min.into(),
+                max: p.max.into(),
+            },
+            help: p.help,
+            needs_idle: false,
+            tuning: true,
+            apply: |s, name, v| {
+                let i = params::index_of(name).expect("a tuning option is a search parameter");
+                let OptionValue::Spin(n) = v else {
+                    unreachable!("a spin's value is a number")
+                };
+                // The option's range is the parameter's, which fits an i32.
+                s.search_options_mut().params.set(i, n as i32);
+                Ok(Changed::Nothing)
+            },
         });
     }
     table

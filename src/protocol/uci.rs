@@ -238,7 +238,7 @@ impl Uci {
     fn cmd_uci(&self) {
         say(&format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
         say("id author the Cannonade authors");
-        for o in options::table() {
+        for o in options::announced() {
             say(&option_line(o));
         }
         say("uciok");

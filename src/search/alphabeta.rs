@@ -6,6 +6,7 @@ use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::nnue_stack::NnueStack;
 use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables, StagedPicker};
+use super::params::{Reductions, SearchParams};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use super::{PvInfo, Score, SearchControl, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -14,7 +15,6 @@ use crate::nnue::Network;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 /// How often (in nodes) a thread looks at the clock, the node limit and the stop flag.
@@ -67,21 +67,6 @@ impl Default for Frame {
             excluded: Move::NONE,
         }
     }
-}
-
-/// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2.
-fn reduction(depth: i32, moves: usize) -> i32 {
-    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
-            }
-        }
-        t
-    });
-    i32::from(t[(depth as usize).min(63)][moves.min(63)])
 }
 
 /// The score of a finished game, `ply` plies below the root, for the side to move.
@@ -150,6 +135,9 @@ pub struct Shared<'a> {
     /// The hard time limit; every thread enforces it, so that a main thread the system holds
     /// back (more threads than cores) cannot carry the search past it.
     pub hard_limit: Option<Duration>,
+    /// The margins and reductions (see `params.rs`), and the reduction table built from them.
+    pub params: &'a SearchParams,
+    pub reductions: &'a Reductions,
 }
 
 /// What only the main thread does: enforce time and node limits.
@@ -175,6 +163,9 @@ pub struct Worker<'a, G: Game> {
     /// `check_limits` runs when `nodes & check_mask == 0`: every `CHECK_EVERY` nodes, more
     /// often under a small node limit so that it is kept closely.
     check_mask: u64,
+    /// A copy of the search's parameters, read at every node without a pointer to follow.
+    params: SearchParams,
+    reductions: &'a Reductions,
     pub nodes: u64,
     /// Depth of the last completed (or adopted) iteration.
     completed: u32,
@@ -239,6 +230,8 @@ impl<'a, G: Game> Worker<'a, G> {
             node_limit: shared.node_limit,
             hard_limit: shared.hard_limit,
             check_mask: check_interval(shared.node_limit, shared.counters.len()) - 1,
+            params: *shared.params,
+            reductions: shared.reductions,
             nodes: 0,
             completed: 0,
             lines: 1,
@@ -600,7 +593,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// it when the score falls outside.
     fn aspiration(&mut self, depth: i32, pv_idx: usize, report: &mut dyn FnMut(PvInfo<Move>)) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 20;
+        let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -624,7 +617,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.main.is_some() && self.ctl.elapsed().as_millis() > 1000 {
                 report(self.pv_info(pv_idx, depth as u32, Some(bound)));
             }
-            delta += delta / 2 + 10;
+            delta += delta / 2 + self.params.aspiration_growth;
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;
@@ -811,14 +804,16 @@ impl<'a, G: Game> Worker<'a, G> {
             && ply >= 2
             && (self.frames[ply - 2].eval == -INFINITE || eval > self.frames[ply - 2].eval);
 
+        let p = self.params;
         if !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a shallow search will not fall.
-            if depth <= 7 && eval - 80 * (depth - i32::from(improving)) >= beta {
+            if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
             // Razoring: far below alpha at low depth, only a tactic can save the node; ask
             // quiescence whether there is one.
-            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
+            if depth <= p.razor_depth && eval + p.razor_base + p.razor_margin * depth <= alpha {
                 let q = self.quiescence(alpha, alpha + 1, ply, 0);
                 if self.stopped {
                     return 0;
@@ -834,7 +829,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 && self.frames[ply - 1].piece_to != PieceTo::NONE
                 && self.pos.null_move_ok()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.frames[ply].piece_to = PieceTo::NONE;
                 self.make_null(ply);
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
@@ -849,7 +846,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         // ProbCut: a capture whose shallow search clears beta by a margin would almost surely
         // hold at full depth; the node is cut without a full search.
-        let probcut_beta = beta + 200;
+        let probcut_beta = beta + p.probcut_margin;
         if !pv
             && !in_check
             && excluded.is_none()
@@ -917,7 +914,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
         loop {
             let next = {
                 let tables = self.tables.as_ref().expect("a worker has its tables");
@@ -938,7 +935,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let tactical = self.pos.is_tactical(m);
             // Depth after a late-move reduction, for the pruning decisions below.
-            let lmr_depth = (depth - 1 - reduction(depth, searched + 1)).max(0);
+            let lmr_depth = (depth - 1 - self.reductions.get(depth, searched + 1)).max(0);
             // Singular extension: when the table move is much better than every other move
             // (a search without it fails low by a margin), it is searched deeper; when even
             // without it the node fails high, the node is cut at once (multi-cut).
@@ -953,7 +950,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         && e.depth >= depth - 3
                         && tt_score.abs() < MATE_BOUND
                     {
-                        let s_beta = tt_score - 2 * depth;
+                        let s_beta = tt_score - p.singular_margin * depth;
                         self.frames[ply].excluded = m;
                         let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut);
                         self.frames[ply].excluded = Move::NONE;
@@ -979,8 +976,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 && !tactical
                 && best > -MATE_BOUND
                 && (depth <= 8 && searched as i32 >= lmp_limit
-                    || lmr_depth <= 6 && eval + 100 + 120 * lmr_depth <= alpha
-                    || lmr_depth <= 3 && quiet_score < -3000 * depth)
+                    || lmr_depth <= p.futility_depth
+                        && eval + p.futility_base + p.futility_margin * lmr_depth <= alpha
+                    || lmr_depth <= p.history_prune_depth
+                        && quiet_score < -p.history_prune_margin * depth)
             {
                 self.pos.make_move(m);
                 let gives_check = self.pos.in_check();
@@ -993,9 +992,9 @@ impl<'a, G: Game> Worker<'a, G> {
             // growing with depth, or a quiet move that drops its piece, is not worth a search.
             if !pv && !in_check && best > -MATE_BOUND && searched > 0 {
                 let margin = if tactical {
-                    -100 * depth
+                    -p.see_capture_margin * depth
                 } else {
-                    -25 * lmr_depth * lmr_depth
+                    -p.see_quiet_margin * lmr_depth * lmr_depth
                 };
                 if (tactical && depth <= 6 || !tactical && lmr_depth <= 7)
                     && !self.pos.see_ge(m, margin)
@@ -1024,7 +1023,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched > usize::from(pv) && !in_check {
-                    r = reduction(depth, searched);
+                    r = self.reductions.get(depth, searched);
                     if tactical || gives_check {
                         // Tactical moves are reduced only when they come very late.
                         r = if searched >= 6 { r / 2 } else { 0 };
@@ -1041,7 +1040,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         if m == killers[0] || m == killers[1] || m == counter {
                             r -= 1;
                         }
-                        r -= quiet_score / 8192;
+                        r -= quiet_score / p.lmr_history_divisor;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -1131,7 +1130,9 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let prev = self.prev_piece_tos(ply);
         let side = self.pos.side_to_move();
-        let bonus = (depth * depth * 16 + 32 * depth).min(4000);
+        let p = &self.params;
+        let bonus = (depth * depth * p.history_bonus_quad + p.history_bonus_linear * depth)
+            .min(p.history_bonus_max);
         let pt = PieceTo::new(&self.pos, m);
         let t = self.tables.as_mut().expect("a worker has its tables");
         t.counter_moves.set(prev[0], m);
@@ -1205,7 +1206,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut quiet_evasions = 0;
         for m in picker {
             // Delta pruning: even winning this victim for free would not reach alpha.
-            if !in_check && stand_pat + self.pos.capture_value(m) + 200 < alpha {
+            if !in_check
+                && stand_pat + self.pos.capture_value(m) + self.params.qs_futility_margin < alpha
+            {
                 continue;
             }
             // A capture that loses material by static exchange cannot help here: the side

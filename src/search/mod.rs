@@ -4,6 +4,7 @@
 //! - [`alphabeta`]: iterative deepening, aspiration windows, PVS, quiescence, pruning.
 //! - [`ordering`]: move ordering (TT move, MVV-LVA, killers, history).
 //! - [`tt`]: the shared transposition table.
+//! - [`params`]: the margins and reduction constants, tunable (`cannonade spsa`).
 //! - [`time`]: how long to think.
 //! - [`smp`]: starting the threads and collecting the result.
 //!
@@ -17,12 +18,14 @@ mod eval_cache;
 pub mod limits;
 mod nnue_stack;
 pub mod ordering;
+pub mod params;
 pub mod skill;
 pub mod smp;
 pub mod time;
 pub mod tt;
 
 pub use limits::Limits;
+pub use params::SearchParams;
 pub use skill::Skill;
 pub use smp::search;
 pub use tt::{Bound, TableError, TranspositionTable};
@@ -194,6 +197,8 @@ pub struct SearchOptions {
     pub nnue: Option<Arc<Network>>,
     /// Play below full strength (`Skill Level`, `UCI_LimitStrength`): `None` is the full engine.
     pub skill: Option<Skill>,
+    /// The margins and reductions the search uses (the hidden tuning options).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -205,6 +210,7 @@ impl Default for SearchOptions {
             material_only: false,
             nnue: None,
             skill: None,
+            params: SearchParams::default(),
         }
     }
 }

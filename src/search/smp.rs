@@ -4,6 +4,7 @@
 
 use super::alphabeta::{Frontier, MainDuties, Shared, Worker};
 use super::limits::Limits;
+use super::params::Reductions;
 use super::time;
 use super::tt::TranspositionTable;
 use super::{PvInfo, Report, Score, SearchControl, SearchOptions, SearchResult, MATE};
@@ -150,6 +151,7 @@ pub fn search<G: Game>(
     let frontier = Frontier::default();
     let frontier = (lines <= 1).then_some(&frontier);
     let budget = time::budget(limits, opts.move_overhead);
+    let reductions = Reductions::new(&opts.params);
     let shared = Shared {
         tt,
         ctl,
@@ -159,6 +161,8 @@ pub fn search<G: Game>(
         nnue: opts.nnue.as_deref(),
         node_limit: limits.nodes,
         hard_limit: budget.map(|b| b.hard),
+        params: &opts.params,
+        reductions: &reductions,
     };
     let main_duties = MainDuties {
         budget,

@@ -1,6 +1,6 @@
 //! Tools built on the engine facade: the match runner, game analysis (`analyse`), test suites
-//! (`epd`), openings, training data (`datagen`), training and tuning, and the batch `legal`
-//! interface. (`bench` lives in the engine: both protocols run it.)
+//! (`epd`), openings, training data (`datagen`), training and tuning (the evaluation: `tune`;
+//! the search: `spsa`), and the batch `legal` interface. (`bench` lives in the engine: both protocols run it.)
 
 pub mod analyse;
 pub mod datagen;
@@ -11,6 +11,7 @@ pub mod openings;
 pub mod pgn;
 pub mod progress;
 pub mod search_args;
+pub mod spsa;
 pub mod train;
 pub mod tune;
 pub mod wdl;

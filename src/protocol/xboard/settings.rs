@@ -163,7 +163,7 @@ impl XBoard {
             env!("CARGO_PKG_VERSION"),
             variants.join(",")
         ));
-        for o in options::table() {
+        for o in options::announced() {
             if !NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name) {
                 say(&feature_option(o));
             }
