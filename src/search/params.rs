@@ -175,22 +175,12 @@ mod tests {
 
     #[test]
     fn set_changes_only_its_own_parameter() {
-        for i in 0..PARAMS.len() {
+        for (i, changed) in PARAMS.iter().enumerate() {
             let mut p = SearchParams::default();
-            p.set(i, PARAMS[i].max);
-            for j in 0..PARAMS.len() {
-                let want = if i == j {
-                    PARAMS[j].max
-                } else {
-                    PARAMS[j].default
-                };
-                assert_eq!(
-                    p.get(j),
-                    want,
-                    "set {} read {}",
-                    PARAMS[i].name,
-                    PARAMS[j].name
-                );
+            p.set(i, changed.max);
+            for (j, read) in PARAMS.iter().enumerate() {
+                let want = if i == j { read.max } else { read.default };
+                assert_eq!(p.get(j), want, "set {} read {}", changed.name, read.name);
             }
         }
         assert_eq!(index_of("lmrbase"), index_of("LmrBase"));

@@ -267,7 +267,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
                 b.set_position(s.iteration);
                 b.set_message(msg);
             }
-            None if s.iteration % every == 0 || s.iteration == spsa.iterations => {
+            None if s.iteration.is_multiple_of(every) || s.iteration == spsa.iterations => {
                 say(
                     None,
                     &format!("pair {}/{}: {msg}", s.iteration, spsa.iterations),

@@ -64,7 +64,7 @@ impl PairSetup {
         );
         let (tc, nodes) = match &self.limit {
             Limit::Nodes(n) => (None, Some(*n)),
-            Limit::Clock(tc) => (Some(tc.clone()), None),
+            Limit::Clock(tc) => (Some(*tc), None),
         };
         EngineSpec {
             name: Some(name.to_string()),

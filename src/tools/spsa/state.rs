@@ -219,8 +219,11 @@ pub fn append_trajectory(
     f.write_all(text.as_bytes()).map_err(io_error(path))
 }
 
-/// Reads the trajectory CSV back: the parameter names and, per line, the iteration and theta.
-pub fn read_trajectory(path: &Path) -> Result<(Vec<String>, Vec<(u64, Vec<f64>)>), StateError> {
+/// The trajectory CSV as read back: the parameter names and, per line, the iteration and theta.
+pub type Trajectory = (Vec<String>, Vec<(u64, Vec<f64>)>);
+
+/// Reads the trajectory CSV back.
+pub fn read_trajectory(path: &Path) -> Result<Trajectory, StateError> {
     let text = fs::read_to_string(path).map_err(io_error(path))?;
     let mut lines = text.lines();
     let names: Vec<String> = lines
