@@ -35,7 +35,8 @@ enum Command {
         /// Moves to play first, space separated, in UCI notation.
         #[arg(long, default_value = "")]
         moves: String,
-        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
+        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them), or a search
+        /// parameter (as `cannonade spsa --list` lists them); may be repeated.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// Threads to split the root moves over.
@@ -72,7 +73,8 @@ enum Command {
         max_score: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
+        /// An engine option or rule switch, NAME=VALUE (as `uci` lists them), or a search
+        /// parameter (as `cannonade spsa --list` lists them); may be repeated.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },

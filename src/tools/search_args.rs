@@ -26,7 +26,8 @@ pub struct SearchArgs {
     /// Transposition table size in MB.
     #[arg(long, value_name = "MB")]
     pub hash: Option<usize>,
-    /// An engine option or rule switch, NAME=VALUE (as `uci` lists them); may be repeated.
+    /// An engine option or rule switch, NAME=VALUE (as `uci` lists them), or a search
+    /// parameter (as `cannonade spsa --list` lists them); may be repeated.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
 }
