@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening with aspiration windows over a principal variation
 //! search, quiescence, and the usual pruning (null move, reverse futility, late-move pruning
-//! and reductions). Every game rule comes from the `Game` trait.
+//! and reductions). Every game rule comes from the `Game` trait, every margin and reduction
+//! constant from the search's `SearchParams` (`params.rs`).
 
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
@@ -804,6 +805,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && ply >= 2
             && (self.frames[ply - 2].eval == -INFINITE || eval > self.frames[ply - 2].eval);
 
+        // The margins (`params.rs`), copied out: the searches below borrow `self` mutably.
         let p = self.params;
         if !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a shallow search will not fall.
