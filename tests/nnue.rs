@@ -325,7 +325,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
     let swedish = registry::find("swedishcannon").unwrap();
     let target = features_for(swedish).unwrap();
     let hidden = Network::load(&chess_net).unwrap().hidden();
-    let (start, said) = starting_net(&chess_net, swedish, target.as_ref(), hidden, 400).unwrap();
+    let (start, said) = starting_net(&chess_net, swedish, target.as_ref(), hidden, 400, 1).unwrap();
     assert!(said.contains("768 of 912 features"), "{said}");
     let chess = features_for(registry::find("chess").unwrap()).unwrap();
     let float_chess = FloatNetwork::from_quantised(&Network::load(&chess_net).unwrap(), 400);
@@ -350,7 +350,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         );
     }
     // A net of the wrong hidden size is refused with the size to use.
-    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400)
+    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400, 1)
         .unwrap_err()
         .to_string();
     assert!(e.contains(&format!("--hidden {hidden}")), "{e}");

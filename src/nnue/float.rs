@@ -149,6 +149,36 @@ impl FloatNetwork {
         }
     }
 
+    /// This net with `hidden` hidden units per perspective (at least its own; a multiple of
+    /// [`BLOCK`]), computing the same function (Net2Net's widening). Its units keep their
+    /// feature weights, biases and output weights; the new units take the feature weights of
+    /// [`FloatNetwork::new_random`] with `seed`, a zero bias and zero output weights. The zero
+    /// output weights are what keeps the output unchanged, whatever the new units compute;
+    /// their random feature weights make the units differ from each other, so that training
+    /// (whose gradient for an output weight is the unit's activation times the error) moves
+    /// each its own way.
+    pub fn widen(&self, hidden: usize, seed: u64) -> FloatNetwork {
+        let old = self.hidden;
+        assert!(hidden >= old, "a net is widened, not narrowed");
+        let mut wide = FloatNetwork::new_random(self.features, hidden, seed);
+        for (new_row, old_row) in wide
+            .ft_weights
+            .chunks_exact_mut(hidden)
+            .zip(self.ft_weights.chunks_exact(old))
+        {
+            new_row[..old].copy_from_slice(old_row);
+        }
+        wide.ft_bias[..old].copy_from_slice(&self.ft_bias);
+        // The output layer reads the side to move's `hidden` units and then the other side's:
+        // each old half goes to the start of its new half.
+        let (old_stm, old_nstm) = self.out_weights.split_at(old);
+        wide.out_weights.fill(0.0);
+        wide.out_weights[..old].copy_from_slice(old_stm);
+        wide.out_weights[hidden..hidden + old].copy_from_slice(old_nstm);
+        wide.out_bias = self.out_bias;
+        wide
+    }
+
     /// One perspective's pre-activation hidden values: biases plus the rows of `features`.
     pub fn accumulate<T: FeatureIndex>(&self, features: &[T], out: &mut [f32]) {
         let h = self.hidden;

@@ -766,11 +766,18 @@ fn shuffle(v: &mut [u32], rng: &mut SplitMix64) {
     }
 }
 
+/// Checks that a net can have `hidden` units per perspective: a positive multiple of [`BLOCK`]
+/// up to [`MAX_HIDDEN`].
+pub fn check_hidden(hidden: usize) -> Result<(), TrainError> {
+    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(BLOCK) {
+        return Err(TrainError::Hidden(hidden));
+    }
+    Ok(())
+}
+
 /// Checks the settings against the data; the error names the bad setting.
 fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), TrainError> {
-    if cfg.hidden == 0 || cfg.hidden > MAX_HIDDEN || !cfg.hidden.is_multiple_of(BLOCK) {
-        return Err(TrainError::Hidden(cfg.hidden));
-    }
+    check_hidden(cfg.hidden)?;
     if cfg.batch == 0 {
         return Err(TrainError::Batch);
     }

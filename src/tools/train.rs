@@ -15,8 +15,8 @@
 use crate::engine::registry::{self, GameVisitor, VariantInfo};
 use crate::games::Game;
 use crate::nnue::train::{
-    self, Dataset, EpochReport, PositionFeatures, RecordError, TrainConfig, TrainObserver,
-    TrainingRecord,
+    self, Dataset, EpochReport, PositionFeatures, RecordError, TrainConfig, TrainError,
+    TrainObserver, TrainingRecord,
 };
 use crate::nnue::{FeatureMeaning, FloatNetwork, NetError, Network, DEFAULT_HIDDEN, DEFAULT_SCALE};
 use crate::tools::datagen::DataError;
@@ -70,7 +70,8 @@ pub struct TrainArgs {
     /// Start from this net instead of random weights: a net of the same variant (to train on),
     /// or of another game, whose weights then start each feature meaning the same piece on the
     /// same square (e.g. a Swedish Cannon Chess net from the chess net; the rest start at zero).
-    /// Its hidden size must be `--hidden`.
+    /// Its hidden size must be at most `--hidden`: a smaller net is widened to `--hidden` units
+    /// computing the same evaluation (its units copied, the new ones with zero output weights).
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
     /// Seed of the split, the initial weights and the shuffles.
@@ -135,12 +136,30 @@ pub struct NoFeaturesError {
 }
 
 /// Why the starting net of `--init` (at `file`) cannot start this training.
-#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[derive(thiserror::Error, Clone, Debug, PartialEq)]
 pub enum InitError {
     #[error("--init {file}: {error}")]
     Load { file: String, error: NetError },
-    #[error("--init {file} has {hidden} hidden units: train with --hidden {hidden}")]
-    Hidden { file: String, hidden: usize },
+    /// The net has more hidden units than the training: a net can be widened, not narrowed.
+    #[error(
+        "--init {file} has {hidden} hidden units, more than --hidden {wanted}: train with \
+         --hidden {hidden} or more (a net can be widened, not narrowed)"
+    )]
+    Hidden {
+        file: String,
+        hidden: usize,
+        wanted: usize,
+    },
+    /// A net of another game starts a training of its own hidden size only: widening is for
+    /// the nets of the variant trained.
+    #[error(
+        "--init {file} is a net of another game, with {hidden} hidden units: train with \
+         --hidden {hidden} (only a net of the same variant is widened)"
+    )]
+    OtherGameHidden { file: String, hidden: usize },
+    /// `--hidden` itself is not a size a net can have.
+    #[error(transparent)]
+    HiddenSize(TrainError),
     #[error("--init {file} is for variant '{variant}', unknown here")]
     UnknownVariant { file: String, variant: String },
     #[error(transparent)]
@@ -209,25 +228,23 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
 
 /// The starting net of `--init`: the net at `path`, for `variant` (whose features `target`
 /// lists) and `hidden` units, as a float net in units of `scale`; with a line saying how much of
-/// it carried over.
+/// it carried over. A net of this variant with fewer hidden units is widened to `hidden`
+/// ([`FloatNetwork::widen`], the new units' feature weights drawn from `seed` as the trainer
+/// draws a new net's).
 pub fn starting_net(
     path: &Path,
     variant: &'static VariantInfo,
     target: &dyn PositionFeatures,
     hidden: usize,
     scale: u32,
+    seed: u64,
 ) -> Result<(FloatNetwork, String), InitError> {
+    train::check_hidden(hidden).map_err(InitError::HiddenSize)?;
     let name = path.display();
     let net = Network::load(path).map_err(|error| InitError::Load {
         file: name.to_string(),
         error,
     })?;
-    if net.hidden() != hidden {
-        return Err(InitError::Hidden {
-            file: name.to_string(),
-            hidden: net.hidden(),
-        });
-    }
     let from = registry::find(net.variant()).ok_or_else(|| InitError::UnknownVariant {
         file: name.to_string(),
         variant: net.variant().to_string(),
@@ -249,13 +266,44 @@ pub fn starting_net(
             expected,
         });
     }
+    if source.is_some() && net.hidden() != hidden {
+        return Err(InitError::OtherGameHidden {
+            file: name.to_string(),
+            hidden: net.hidden(),
+        });
+    }
+    if net.hidden() > hidden {
+        return Err(InitError::Hidden {
+            file: name.to_string(),
+            hidden: net.hidden(),
+            wanted: hidden,
+        });
+    }
     let float = FloatNetwork::from_quantised(&net, scale);
-    let Some(source) = source else {
-        return Ok((
-            float,
-            format!("starting from {name} (a net of {})", net.variant()),
-        ));
-    };
+    let said = format!("starting from {name} (a net of {})", net.variant());
+    if let Some(source) = source {
+        return Ok(remapped(float, source.as_ref(), target, said));
+    }
+    if net.hidden() == hidden {
+        return Ok((float, said));
+    }
+    let widened = format!(
+        "{said}; widened from {} to {hidden} hidden units (the new units' output weights start \
+         at zero, so the net starts with the evaluation it had)",
+        net.hidden()
+    );
+    Ok((float.widen(hidden, seed), widened))
+}
+
+/// A net of another game (whose features `source` lists) moved onto the features of `target`,
+/// each feature taking the row of the source's feature of the same meaning; with `said` (the
+/// line naming the net) completed by how many did.
+fn remapped(
+    float: FloatNetwork,
+    source: &dyn PositionFeatures,
+    target: &dyn PositionFeatures,
+    said: String,
+) -> (FloatNetwork, String) {
     let by_meaning: HashMap<FeatureMeaning, usize> = (0..source.feature_count())
         .filter_map(|j| source.feature_meaning(j as u32).map(|m| (m, j)))
         .collect();
@@ -269,12 +317,11 @@ pub fn starting_net(
         .count();
     let remapped = float.remap(target.feature_count(), source_of);
     let said = format!(
-        "starting from {name} (a net of {}): {carried} of {} features take the weights of the \
-         same piece on the same square, the others start at zero",
-        net.variant(),
+        "{said}: {carried} of {} features take the weights of the same piece on the same \
+         square, the others start at zero",
         target.feature_count()
     );
-    Ok((remapped, said))
+    (remapped, said)
 }
 
 /// The NNUE features of `variant`, read through the FEN reader of the game type that plays it.
@@ -590,8 +637,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     };
     let mut console = Console::new(args.quiet);
     if let Some(path) = &args.init {
-        let (net, said) = starting_net(path, variant, source.as_ref(), args.hidden, args.scale)
-            .map_err(|e| e.to_string())?;
+        let (net, said) = starting_net(
+            path,
+            variant,
+            source.as_ref(),
+            args.hidden,
+            args.scale,
+            args.seed,
+        )
+        .map_err(|e| e.to_string())?;
         console.say(&said);
         cfg.init = Some(net);
     }
@@ -813,5 +867,200 @@ mod tests {
             .set_position(Some(fens[1]), &[], crate::games::Notation::Uci)
             .unwrap();
         assert_eq!(i32::from(black), session.evaluate());
+    }
+
+    /// Positions of orthodox chess, openings to endgames, both sides to move.
+    const CHESS_FENS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 b - - 3 9",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
+    ];
+
+    /// Both perspectives' features of each of [`CHESS_FENS`], read by the chess reader.
+    fn chess_positions() -> Vec<(Vec<u32>, Vec<u32>)> {
+        let chess = features_for(registry::find("chess").unwrap()).unwrap();
+        CHESS_FENS
+            .iter()
+            .map(|fen| {
+                let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+                chess.features(fen, &mut stm, &mut nstm).unwrap();
+                (stm, nstm)
+            })
+            .collect()
+    }
+
+    /// A chess net of `hidden` units whose every value matters: the trainer's random start with
+    /// nonzero biases (a fresh net's are zero, and a widening that lost them would go unseen).
+    fn chess_float_net(hidden: usize, seed: u64) -> FloatNetwork {
+        use crate::board::zobrist::SplitMix64;
+        let mut net = FloatNetwork::new_random(768, hidden, seed);
+        let mut rng = SplitMix64::new(seed);
+        for b in &mut net.ft_bias {
+            *b = (rng.next_u64() % 601) as f32 / 1000.0 - 0.3;
+        }
+        net.out_bias = 0.125;
+        net
+    }
+
+    fn scratch_file(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cannonade-widen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn a_widened_net_computes_what_the_narrow_net_computed() {
+        let narrow = chess_float_net(16, 5);
+        let wide = narrow.widen(32, 9);
+        assert_eq!((wide.features, wide.hidden), (768, 32));
+        // The new units are live (random feature weights) but silent (zero output weights).
+        assert!(wide.out_weights[16..32].iter().all(|&w| w == 0.0));
+        assert!(wide.out_weights[48..].iter().all(|&w| w == 0.0));
+        assert!(wide.ft_weights[16..32].iter().any(|&w| w != 0.0));
+        for (stm, nstm) in chess_positions() {
+            let (before, after) = (narrow.forward(&stm, &nstm), wide.forward(&stm, &nstm));
+            // The new units add exact zeros to the same sums: equal to the bit.
+            assert_eq!(before, after, "{stm:?}");
+            assert!(before.abs() > 0.01, "a near-zero output would prove little");
+            // The two perspectives' halves are not interchangeable: swapping the sides
+            // changes the output, so a half put in the other's place would have been seen.
+            assert_ne!(before, narrow.forward(&nstm, &stm));
+        }
+    }
+
+    #[test]
+    fn a_widened_net_quantises_to_the_same_evaluations() {
+        use crate::nnue::{DEFAULT_QA, DEFAULT_QB};
+        let narrow = chess_float_net(16, 6);
+        let wide = narrow.widen(32, 2);
+        // Through the file format and back, as the engine loads a net.
+        let load = |net: &FloatNetwork| {
+            let (q, report) = net
+                .quantise("chess", DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+                .unwrap();
+            assert_eq!(report.clipped, 0);
+            Network::from_bytes(&q.to_bytes()).unwrap()
+        };
+        let (narrow_q, wide_q) = (load(&narrow), load(&wide));
+        assert_eq!(wide_q.hidden(), 32);
+        for (stm, nstm) in chess_positions() {
+            // Exactly equal, not within rounding: the old units quantise to the same integers,
+            // the new units' output weights to 0, and the integer sums are exact.
+            let want = narrow_q.evaluate_features(&stm, &nstm);
+            assert_eq!(wide_q.evaluate_features(&stm, &nstm), want);
+            assert!(want != 0, "a zero evaluation would prove little");
+        }
+    }
+
+    #[test]
+    fn the_chess_net_widened_to_256_evaluates_as_it_did() {
+        // The engine's own 128-unit net, widened to 256 the way `--init` does and quantised as
+        // the trainer does: the engine's inference takes the wider net and scores every position
+        // the same.
+        let chess = registry::find("chess").unwrap();
+        let net = Network::from_bytes(chess.net.unwrap()).unwrap();
+        assert!(
+            net.hidden() < 256,
+            "the net is already {} wide",
+            net.hidden()
+        );
+        let (qa, qb) = net.quantisation();
+        let wide = FloatNetwork::from_quantised(&net, net.scale()).widen(256, 1);
+        let (wide, report) = wide.quantise(net.variant(), qa, qb, net.scale()).unwrap();
+        assert_eq!(report.clipped, 0);
+        let wide = Network::from_bytes(&wide.to_bytes()).unwrap();
+        assert_eq!(wide.hidden(), 256);
+        for (stm, nstm) in chess_positions() {
+            assert_eq!(
+                wide.evaluate_features(&stm, &nstm),
+                net.evaluate_features(&stm, &nstm)
+            );
+        }
+    }
+
+    #[test]
+    fn init_widens_a_narrower_net_and_refuses_a_wider_one() {
+        let chess = registry::find("chess").unwrap();
+        let features = features_for(chess).unwrap();
+        let path = scratch_file("refuse.nnue");
+        let (q, _) = chess_float_net(32, 3)
+            .quantise("chess", 255, 256, DEFAULT_SCALE)
+            .unwrap();
+        q.save(&path).unwrap();
+        let start = |hidden| starting_net(&path, chess, features.as_ref(), hidden, 400, 1);
+        // The same size: the net as it is.
+        let (same, _) = start(32).unwrap();
+        assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
+        let (wider, said) = start(64).unwrap();
+        assert_eq!(wider.hidden, 64);
+        assert!(said.contains("widened from 32 to 64"), "{said}");
+        // Narrower than the net: refused, naming the sizes.
+        let e = start(16).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                InitError::Hidden {
+                    hidden: 32,
+                    wanted: 16,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("--hidden 32 or more"), "{e}");
+        // Not a size a net can have.
+        assert_eq!(
+            start(40).unwrap_err(),
+            InitError::HiddenSize(TrainError::Hidden(40))
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn training_from_a_widened_net_starts_at_the_narrow_nets_loss() {
+        let chess = registry::find("chess").unwrap();
+        let features = features_for(chess).unwrap();
+        let records = random_play_records(chess, 800, 17);
+        let data = Dataset::from_records(
+            records.into_iter().map(Ok::<_, DataFileError>),
+            features.as_ref(),
+            |_| {},
+        )
+        .unwrap();
+        let path = scratch_file("start.nnue");
+        let (q, _) = chess_float_net(16, 4)
+            .quantise("chess", 255, 256, DEFAULT_SCALE)
+            .unwrap();
+        q.save(&path).unwrap();
+        let run = |hidden| {
+            let (init, _) = starting_net(&path, chess, features.as_ref(), hidden, 400, 8).unwrap();
+            let cfg = TrainConfig {
+                hidden,
+                epochs: 1,
+                batch: 64,
+                validation: 0.25,
+                init: Some(init),
+                ..TrainConfig::default()
+            };
+            train::train(&data, &cfg, "chess", &mut train::Silent).unwrap()
+        };
+        let (narrow, wide) = (run(16), run(32));
+        std::fs::remove_file(&path).unwrap();
+        let (before, after) = (
+            narrow.epochs[0].validation_loss.unwrap(),
+            wide.epochs[0].validation_loss.unwrap(),
+        );
+        // The same function on the same held-out positions: the same loss (to the bit, in
+        // fact; the margin only allows for summation order).
+        assert!(
+            (before - after).abs() <= 1e-9 * before,
+            "{before} vs {after}"
+        );
+        // And the widened net did train, at its new width: the new units' output weights,
+        // zero at the start, took their first steps.
+        assert_eq!(wide.network.hidden(), 32);
+        assert!(wide.float.out_weights[16..32].iter().any(|&w| w != 0.0));
     }
 }
