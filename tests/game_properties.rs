@@ -16,11 +16,13 @@ use cannonade::board::Color;
 use cannonade::engine::registry::{GameVisitor, VariantInfo, VARIANTS};
 use cannonade::games::{Game, Notation};
 use cannonade::nnue::{
-    Accumulator, FeatureList, FloatNetwork, Network, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
+    Accumulator, FeatureList, FloatNetwork, KingBuckets, Network, DEFAULT_QA, DEFAULT_QB,
+    DEFAULT_SCALE,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Positions with the game's machinery in play (captures, promotions, pieces in hand,
 /// cannons on the board), picked by hand from each game's tests or from `cannonade openings`
@@ -170,45 +172,76 @@ enum Property {
     MakeUnmake,
     /// The NNUE accumulators ([`accumulator_game`]).
     Accumulators,
+    /// The NNUE accumulators of a net with king buckets, in the games that have them.
+    Bucketed(KingBuckets),
 }
 
-/// One accumulator per perspective (indexed by `Color::index`).
-type Pair = [Accumulator; 2];
+/// Moves (of any variant) after which a side's king changed bucket and its accumulator was
+/// refreshed: the bucketed property must meet some, or it tested no refresh.
+static CROSSINGS: AtomicUsize = AtomicUsize::new(0);
+/// Variants the bucketed property ran in.
+static BUCKETED_RUNS: AtomicUsize = AtomicUsize::new(0);
 
-/// The accumulators of `p` built from its features, after checking that they are in range and
-/// distinct.
+/// One accumulator per perspective (indexed by `Color::index`), and each perspective's king
+/// bucket (0 without buckets).
+type Pair = ([Accumulator; 2], [usize; 2]);
+
+/// The accumulators of `p` built from its features (in the net's king buckets), after
+/// checking that they are in range and distinct.
 fn refreshed<G: Game>(p: &G, net: &Network) -> Result<Pair, TestCaseError> {
+    let layout = net.king_buckets();
     let mut pair = [Accumulator::new(net), Accumulator::new(net)];
     for c in Color::BOTH {
         let mut f = Vec::new();
-        p.active_features(c, &mut f);
+        p.bucketed_features(layout, c, &mut f);
         prop_assert!(
-            f.iter().all(|&x| (x as usize) < p.feature_count()),
+            f.iter().all(|&x| (x as usize) < net.input_rows()),
             "a feature out of range in {}: {:?}",
             p.to_fen(),
             f
         );
+        // All in the perspective's own bucket.
+        let bucket = p.king_bucket(layout, c);
+        let n = p.feature_count();
+        prop_assert!(f.iter().all(|&x| x as usize / n == bucket));
         let mut d = f.clone();
         d.sort_unstable();
         d.dedup();
         prop_assert_eq!(d.len(), f.len(), "a feature twice in {}", p.to_fen());
         pair[c.index()].refresh(net, &f);
     }
-    Ok(pair)
+    Ok((pair, Color::BOTH.map(|c| p.king_bucket(layout, c))))
 }
 
 /// The parent's accumulators updated with what the last move (or null move) reports it
 /// changed. Every move must be able to tell: a position that always answered "refresh" would
-/// make the comparison with a refresh pass without testing the update.
+/// make the comparison with a refresh pass without testing the update. With king buckets, a
+/// perspective whose king changed bucket is refreshed (and only then: the game's own delta
+/// must still be there).
 fn updated<G: Game>(p: &G, net: &Network, parent: &Pair) -> Result<Pair, TestCaseError> {
-    let mut pair = parent.clone();
+    let layout = net.king_buckets();
+    let (mut pair, mut buckets) = parent.clone();
     for c in Color::BOTH {
         let (mut added, mut removed) = (FeatureList::new(), FeatureList::new());
-        prop_assert!(
-            p.last_move_delta(c, &mut added, &mut removed),
-            "no delta for the move to {}",
-            p.to_fen()
-        );
+        let bucket = &mut buckets[c.index()];
+        if !p.bucketed_delta(layout, c, bucket, &mut added, &mut removed) {
+            let (mut a, mut r) = (FeatureList::new(), FeatureList::new());
+            prop_assert!(
+                p.last_move_delta(c, &mut a, &mut r),
+                "no delta for the move to {}",
+                p.to_fen()
+            );
+            prop_assert!(
+                *bucket != parent.1[c.index()],
+                "a refresh without a bucket change in {}",
+                p.to_fen()
+            );
+            CROSSINGS.fetch_add(1, Ordering::Relaxed);
+            let mut f = Vec::new();
+            p.bucketed_features(layout, c, &mut f);
+            pair[c.index()].refresh(net, &f);
+            continue;
+        }
         for &f in &added {
             pair[c.index()].add(net, f);
         }
@@ -216,7 +249,7 @@ fn updated<G: Game>(p: &G, net: &Network, parent: &Pair) -> Result<Pair, TestCas
             pair[c.index()].remove(net, f);
         }
     }
-    Ok(pair)
+    Ok((pair, buckets))
 }
 
 /// Plays `picks` from `start` as [`random_game`] does, with a null move before every fifth
@@ -278,8 +311,9 @@ fn accumulator_game<G: Game>(start: &G, picks: &[u16], net: &Network) -> Result<
 
 /// A random net for `G`'s features with weights large enough (about ±200 after quantisation)
 /// that a feature added or removed wrongly shows in every accumulator value.
-fn test_net<G: Game>(start: &G, name: &str) -> Network {
-    let mut float = FloatNetwork::new_random(start.feature_count(), 32, 7);
+fn test_net<G: Game>(start: &G, name: &str, layout: KingBuckets) -> Network {
+    let mut float = FloatNetwork::new_random(start.feature_count() * layout.count(), 32, 7);
+    float.buckets = layout;
     for w in &mut float.ft_weights {
         *w *= 0.8 * (start.feature_count() as f32).sqrt();
     }
@@ -323,7 +357,15 @@ fn check_as<G: Game>(info: &'static VariantInfo, cases: u32, property: Property)
             ..Config::default()
         })
     };
-    let net = (property == Property::Accumulators).then(|| test_net(&start, name));
+    let net = match property {
+        Property::MakeUnmake => None,
+        Property::Accumulators => Some(test_net(&start, name, KingBuckets::None)),
+        Property::Bucketed(_) if !start.has_king_buckets() => return true,
+        Property::Bucketed(layout) => {
+            BUCKETED_RUNS.fetch_add(1, Ordering::Relaxed);
+            Some(test_net(&start, name, layout))
+        }
+    };
     let result = runner().run(&strategy, |(i, picks)| match &net {
         None => random_game(&starts[i], &picks, true),
         Some(net) => accumulator_game(&starts[i], &picks, net),
@@ -388,4 +430,27 @@ fn incremental_nnue_accumulators_equal_a_refresh_in_every_registered_variant() {
             info.game.name
         );
     }
+}
+
+#[test]
+fn incremental_nnue_accumulators_equal_a_refresh_with_king_buckets() {
+    for info in VARIANTS {
+        let crossings = CROSSINGS.load(Ordering::Relaxed);
+        for layout in [KingBuckets::Halves, KingBuckets::Zones4] {
+            assert!(
+                check_variant(info, 16, Property::Bucketed(layout)),
+                "{}: its registered game type does not play it as its session does",
+                info.game.name
+            );
+        }
+        let has_buckets = info.new_session().nnue_has_king_buckets();
+        assert!(
+            !has_buckets || CROSSINGS.load(Ordering::Relaxed) > crossings,
+            "{}: no king changed bucket: the refresh went untested",
+            info.game.name
+        );
+    }
+    // The chess family: chess, both Cannonriders, both Swedish games, Chesstonia; each ran
+    // twice (two layouts).
+    assert!(BUCKETED_RUNS.load(Ordering::Relaxed) >= 12);
 }

@@ -5,7 +5,7 @@
 
 use cannonade::engine::registry;
 use cannonade::games::chess::nnue_features::CHESS_FEATURES;
-use cannonade::nnue::{NetError, Network};
+use cannonade::nnue::{KingBuckets, NetError, Network};
 use cannonade::tools::train::{random_play_records, text_record};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -113,6 +113,48 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
 }
 
 #[test]
+fn train_writes_a_net_with_king_buckets() {
+    let dir = scratch("nnue-buckets");
+    let data = dir.join("chess.txt");
+    write_chess_data(&data, 2000);
+    let out = dir.join("halves.nnue");
+    let o = train(&[
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "3",
+        "--hidden",
+        "32",
+        "--batch",
+        "128",
+        "--lr",
+        "0.005",
+        "--king-buckets",
+        "halves",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("768 features in 2 king buckets (halves)"),
+        "{stdout}"
+    );
+    let losses = validation_losses(&stdout);
+    assert!(losses[3] < losses[0] * 0.8, "{losses:?}");
+    let net = Network::load_for(&out, "chess", CHESS_FEATURES).unwrap();
+    assert_eq!(net.king_buckets(), KingBuckets::Halves);
+    assert_eq!(net.input_rows(), 2 * CHESS_FEATURES);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_refuses_what_it_cannot_use_and_says_why() {
     let dir = scratch("nnue-refuse");
     let out = dir.join("x.nnue");
@@ -127,7 +169,7 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
     let bad_line = file("bad.txt", &format!("{good}x | 1\n"));
     let other_game = file("shogi.txt", &format!("{good}{good}{shogi}"));
     let one = file("one.txt", good);
-    let cases: [(Vec<&str>, &str); 6] = [
+    let cases: [(Vec<&str>, &str); 8] = [
         (
             vec!["--variant", "nosuchgame", "--data", "x"],
             "unknown variant 'nosuchgame'",
@@ -152,6 +194,28 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
         (
             vec!["--variant", "chess", "--data", &one, "--hidden", "24"],
             "--hidden 24",
+        ),
+        (
+            vec![
+                "--variant",
+                "cannonshogi",
+                "--data",
+                &one,
+                "--king-buckets",
+                "halves",
+            ],
+            "variant 'cannonshogi' has no king buckets",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--data",
+                &one,
+                "--king-buckets",
+                "quarters",
+            ],
+            "unknown king-bucket layout 'quarters'",
         ),
     ];
     for (args, says) in cases {
@@ -325,7 +389,16 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
     let swedish = registry::find("swedishcannon").unwrap();
     let target = features_for(swedish).unwrap();
     let hidden = Network::load(&chess_net).unwrap().hidden();
-    let (start, said) = starting_net(&chess_net, swedish, target.as_ref(), hidden, 400, 1).unwrap();
+    let (start, said) = starting_net(
+        &chess_net,
+        swedish,
+        target.as_ref(),
+        hidden,
+        400,
+        1,
+        KingBuckets::None,
+    )
+    .unwrap();
     assert!(said.contains("768 of 912 features"), "{said}");
     let chess = features_for(registry::find("chess").unwrap()).unwrap();
     let float_chess = FloatNetwork::from_quantised(&Network::load(&chess_net).unwrap(), 400);
@@ -350,9 +423,17 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         );
     }
     // A net of the wrong hidden size is refused with the size to use.
-    let e = starting_net(&chess_net, swedish, target.as_ref(), hidden * 2, 400, 1)
-        .unwrap_err()
-        .to_string();
+    let e = starting_net(
+        &chess_net,
+        swedish,
+        target.as_ref(),
+        hidden * 2,
+        400,
+        1,
+        KingBuckets::None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains(&format!("--hidden {hidden}")), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -69,6 +69,8 @@ pub trait Session: Send {
     fn evaluate(&self) -> i32;
     /// How many NNUE input features the game has (what a net for it must have).
     fn nnue_feature_count(&self) -> usize;
+    /// Whether the game's nets may have king buckets (see [`crate::nnue::KingBuckets`]).
+    fn nnue_has_king_buckets(&self) -> bool;
     /// The net's evaluation of the current position from freshly built accumulators,
     /// centipawns, side to move's view; `None` if the net is not one for this variant.
     fn evaluate_nnue(&self, net: &Network) -> Option<i32>;
@@ -189,6 +191,7 @@ impl<G: Game> GameSession<G> {
         let name = crate::engine::registry::find(self.variant.name)
             .map_or(self.variant.name, |v| v.net_name());
         net.check_for(name, self.pos.feature_count()).is_ok()
+            && net.check_king_buckets(self.pos.has_king_buckets()).is_ok()
     }
 }
 
@@ -460,6 +463,10 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.feature_count()
     }
 
+    fn nnue_has_king_buckets(&self) -> bool {
+        self.pos.has_king_buckets()
+    }
+
     fn evaluate_nnue(&self, net: &Network) -> Option<i32> {
         if !self.net_fits(net) {
             return None;
@@ -469,7 +476,8 @@ impl<G: Game> Session for GameSession<G> {
         let mut features = Vec::new();
         for (a, perspective) in acc.iter_mut().zip([side, !side]) {
             features.clear();
-            self.pos.active_features(perspective, &mut features);
+            self.pos
+                .bucketed_features(net.king_buckets(), perspective, &mut features);
             a.refresh(net, &features);
         }
         Some(net.evaluate(&acc[0], &acc[1]))

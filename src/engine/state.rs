@@ -417,17 +417,25 @@ impl EngineState {
                 )))
             }
         };
-        let features = if owner.net_name() == mine {
-            self.session.nnue_feature_count()
+        let (features, king_buckets) = if owner.net_name() == mine {
+            (
+                self.session.nnue_feature_count(),
+                self.session.nnue_has_king_buckets(),
+            )
         } else {
-            owner.new_session().nnue_feature_count()
+            let session = owner.new_session();
+            (
+                session.nnue_feature_count(),
+                session.nnue_has_king_buckets(),
+            )
         };
         net.check_for(owner.net_name(), features)
+            .and_then(|()| net.check_king_buckets(king_buckets))
             .map_err(|e| refuse(NetRefusal::Net(e)))?;
         let described = format!(
-            "net {path} for {} ({} features, {} hidden)",
+            "net {path} for {} ({}, {} hidden)",
             owner.game.name,
-            net.feature_count(),
+            net.inputs_in_words(),
             net.hidden()
         );
         let loaded = LoadedNet {
@@ -473,9 +481,9 @@ impl EngineState {
         let name = self.variant.game.name;
         match &self.net {
             Some(l) => format!(
-                "net {} for {name} ({} features, {} hidden)",
+                "net {} for {name} ({}, {} hidden)",
                 l.source,
-                l.net.feature_count(),
+                l.net.inputs_in_words(),
                 l.net.hidden()
             ),
             None => format!("no net for {name}"),

@@ -1,7 +1,7 @@
 //! The `f32` network the trainer works on, and its quantisation into a [`Network`].
 
 use super::network::Network;
-use super::{NetError, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
+use super::{KingBuckets, NetError, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
 use crate::board::zobrist::SplitMix64;
 
 /// Feature transformer weights are kept within `[-FT_CLIP, FT_CLIP]` during training, so that
@@ -37,8 +37,16 @@ impl FeatureIndex for u32 {
 /// the expected score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
+    /// Rows of the feature transformer (the shared rows of a factorised net included).
     pub features: usize,
     pub hidden: usize,
+    /// The king-bucket layout of the rows (all but the `shared` ones).
+    pub buckets: KingBuckets,
+    /// The factoriser of a bucketed net in training: the last `shared` rows (as many as the
+    /// game has features, `F`) are shared by every bucket, and feature index `i` (a bucketed
+    /// index, below `features - shared`) adds its own row and shared row `i % F`, so that the
+    /// row the saved net has for it is their sum ([`FloatNetwork::merged`]). 0: no factoriser.
+    pub shared: usize,
     /// `features * hidden`, feature-major (one row per feature).
     pub ft_weights: Vec<f32>,
     pub ft_bias: Vec<f32>,
@@ -98,6 +106,8 @@ impl FloatNetwork {
         FloatNetwork {
             features,
             hidden,
+            buckets: KingBuckets::None,
+            shared: 0,
             ft_weights: (0..features * hidden)
                 .map(|_| a * uniform(&mut rng))
                 .collect(),
@@ -116,6 +126,8 @@ impl FloatNetwork {
         FloatNetwork {
             features: net.features,
             hidden: net.hidden,
+            buckets: net.buckets,
+            shared: 0,
             ft_weights: net.ft_weights.iter().map(|&w| f32::from(w) / qa).collect(),
             ft_bias: net.ft_bias.iter().map(|&w| f32::from(w) / qa).collect(),
             out_weights: net
@@ -176,7 +188,76 @@ impl FloatNetwork {
         wide.out_weights[..old].copy_from_slice(old_stm);
         wide.out_weights[hidden..hidden + old].copy_from_slice(old_nstm);
         wide.out_bias = self.out_bias;
+        wide.buckets = self.buckets;
+        wide.shared = self.shared;
         wide
+    }
+
+    /// This net as a factorised net of king-bucket layout `layout` for a game of `base`
+    /// features (see [`FloatNetwork::shared`]), computing the same evaluation: a net of one
+    /// bucket (`base` rows) becomes the shared rows, every bucket's own rows starting at zero;
+    /// a net of `layout` (its merged rows) keeps its rows as the buckets' own, the shared rows
+    /// starting at zero. A factorised net, or a layout of one bucket, leaves the net as it is.
+    ///
+    /// # Panics
+    /// If the net is neither of one bucket nor of `layout` with `base` features (the caller
+    /// checks).
+    pub fn factorised(&self, layout: KingBuckets, base: usize) -> FloatNetwork {
+        if self.shared != 0 || !layout.is_bucketed() {
+            return self.clone();
+        }
+        let h = self.hidden;
+        let rows = layout.count() * base;
+        let mut ft_weights = vec![0.0; (rows + base) * h];
+        if self.features == base && !self.buckets.is_bucketed() {
+            ft_weights[rows * h..].copy_from_slice(&self.ft_weights);
+        } else {
+            assert!(
+                self.features == rows && self.buckets == layout,
+                "a net of {} rows ({}) is not one of {base} features in {layout}",
+                self.features,
+                self.buckets
+            );
+            ft_weights[..rows * h].copy_from_slice(&self.ft_weights);
+        }
+        FloatNetwork {
+            features: rows + base,
+            buckets: layout,
+            shared: base,
+            ft_weights,
+            ..self.clone()
+        }
+    }
+
+    /// The net a factorised net stands for: each bucket's row plus its shared row (held within
+    /// `±FT_CLIP`, as training holds a row of a net without factoriser), the shared rows gone.
+    /// A net without factoriser is returned as it is.
+    pub fn merged(&self) -> FloatNetwork {
+        if self.shared == 0 {
+            return self.clone();
+        }
+        let (h, base) = (self.hidden, self.shared);
+        let rows = self.features - base;
+        let (own, shared) = self.ft_weights.split_at(rows * h);
+        let mut ft_weights = own.to_vec();
+        for (i, row) in ft_weights.chunks_exact_mut(h).enumerate() {
+            let s = &shared[(i % base) * h..][..h];
+            for (w, &s) in row.iter_mut().zip(s) {
+                *w = (*w + s).clamp(-FT_CLIP, FT_CLIP);
+            }
+        }
+        FloatNetwork {
+            features: rows,
+            shared: 0,
+            ft_weights,
+            ..self.clone()
+        }
+    }
+
+    /// The shared row feature index `i` adds besides its own (with a factoriser).
+    #[inline(always)]
+    pub(crate) fn shared_row(&self, i: usize) -> Option<usize> {
+        (self.shared != 0).then(|| self.features - self.shared + i % self.shared)
     }
 
     /// One perspective's pre-activation hidden values: biases plus the rows of `features`.
@@ -185,6 +266,9 @@ impl FloatNetwork {
         out.copy_from_slice(&self.ft_bias);
         for &f in features {
             add_assign(out, &self.ft_weights[f.index() * h..(f.index() + 1) * h]);
+            if let Some(s) = self.shared_row(f.index()) {
+                add_assign(out, &self.ft_weights[s * h..(s + 1) * h]);
+            }
         }
     }
 
@@ -219,6 +303,9 @@ impl FloatNetwork {
         qb: u16,
         scale: u32,
     ) -> Result<(Network, QuantReport), NetError> {
+        if self.shared != 0 {
+            return self.merged().quantise(variant, qa, qb, scale);
+        }
         let mut report = QuantReport::default();
         let mut q16 = |x: f32, by: f32, limit: i16| -> i16 {
             let v = (x * by).round();
@@ -254,6 +341,7 @@ impl FloatNetwork {
         let net = Network {
             variant: variant.to_string(),
             features: self.features,
+            buckets: self.buckets,
             hidden: self.hidden,
             qa,
             qb,

@@ -7,7 +7,7 @@
 //! [`NetError`] that names the problem; nothing half-read is ever returned.
 
 use super::network::Network;
-use super::{BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
+use super::{KingBuckets, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
 use std::path::Path;
 
 /// The first eight bytes of every net file. The CR LF and the DOS end-of-file byte make a file
@@ -67,6 +67,25 @@ pub enum NetError {
     /// The net's input layer does not fit the game's features.
     #[error("the net has {found} input features but the game has {expected}")]
     WrongFeatureCount { expected: usize, found: usize },
+    /// The header's king-bucket code (byte 61) names no layout this build knows.
+    #[error("net file header names an unknown king-bucket layout (code {code})")]
+    UnknownKingBuckets { code: u8 },
+    /// The feature transformer's rows are not a whole number of feature sets, one per bucket.
+    #[error(
+        "the net has {rows} feature rows, not a multiple of its {buckets} king buckets \
+         ({layout})"
+    )]
+    BucketRows {
+        rows: usize,
+        buckets: usize,
+        layout: KingBuckets,
+    },
+    /// The net has king buckets and the game cannot say where its king stands.
+    #[error("the net uses king buckets ({layout}) but variant '{variant}' has no king buckets")]
+    NoKingBuckets {
+        variant: String,
+        layout: KingBuckets,
+    },
 }
 
 /// The CRC-32 table of the IEEE 802.3 polynomial (reflected, `0xEDB88320`).
@@ -175,7 +194,7 @@ impl Network {
         let qa = r.u16();
         let qb = r.u16();
         let scale = r.u32();
-        let [activation, pad0, pad1, pad2] = r.take::<4>();
+        let [activation, bucket_code, pad1, pad2] = r.take::<4>();
         if features == 0 || features > MAX_FEATURES {
             return bad(format!(
                 "feature count {features} is not between 1 and {MAX_FEATURES}"
@@ -199,8 +218,17 @@ impl Network {
         if activation != ACTIVATION_SCRELU {
             return bad(format!("unknown activation code {activation}"));
         }
-        if [pad0, pad1, pad2] != [0, 0, 0] {
+        if [pad1, pad2] != [0, 0] {
             return bad("reserved header bytes are not zero".into());
+        }
+        let buckets = KingBuckets::from_code(bucket_code)
+            .ok_or(NetError::UnknownKingBuckets { code: bucket_code })?;
+        if !features.is_multiple_of(buckets.count()) {
+            return Err(NetError::BucketRows {
+                rows: features,
+                buckets: buckets.count(),
+                layout: buckets,
+            });
         }
         let expected = file_len(features, hidden);
         if bytes.len() < expected {
@@ -231,6 +259,7 @@ impl Network {
         Ok(Network {
             variant,
             features,
+            buckets,
             hidden,
             qa,
             qb,
@@ -262,10 +291,23 @@ impl Network {
                 found: self.variant.clone(),
             });
         }
-        if self.features != feature_count {
+        if self.feature_count() != feature_count {
             return Err(NetError::WrongFeatureCount {
                 expected: feature_count,
-                found: self.features,
+                found: self.feature_count(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether this net's king buckets fit a game that has them (`has_king_buckets`, the
+    /// game's [`crate::nnue::NnueFeatures::has_king_buckets`]) or not: a game without them
+    /// takes only nets of one bucket.
+    pub fn check_king_buckets(&self, has_king_buckets: bool) -> Result<(), NetError> {
+        if self.buckets.is_bucketed() && !has_king_buckets {
+            return Err(NetError::NoKingBuckets {
+                variant: self.variant.clone(),
+                layout: self.buckets,
             });
         }
         Ok(())
@@ -300,7 +342,7 @@ impl Network {
         out.extend_from_slice(&self.qa.to_le_bytes());
         out.extend_from_slice(&self.qb.to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
-        out.extend_from_slice(&[ACTIVATION_SCRELU, 0, 0, 0]);
+        out.extend_from_slice(&[ACTIVATION_SCRELU, self.buckets.code(), 0, 0]);
         debug_assert_eq!(out.len(), HEADER_LEN);
         for v in self
             .ft_weights

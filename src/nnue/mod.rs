@@ -18,11 +18,13 @@
 //! [`NnueFeatures`]) and the search (which will keep a stack of accumulators) can both build
 //! on it.
 
+mod buckets;
 mod float;
 mod format;
 mod network;
 pub mod train;
 
+pub use buckets::{KingBuckets, KingSquare, UnknownLayout};
 pub use float::{FloatNetwork, QuantReport};
 pub use format::{crc32, NetError, FORMAT_VERSION, MAGIC};
 pub use network::{Accumulator, Network};
@@ -193,6 +195,70 @@ pub trait NnueFeatures {
     fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
         let _ = feature;
         None
+    }
+
+    /// Whether the game's nets may have king buckets: its positions say where each side's king
+    /// stands ([`NnueFeatures::nnue_king`]). A game without them takes only nets of one
+    /// bucket ([`Network::check_king_buckets`]).
+    fn has_king_buckets(&self) -> bool {
+        false
+    }
+
+    /// Where `perspective`'s king stands, as `perspective` sees the board (the view its
+    /// features use). `None` in a game without king buckets, or if that side has no king.
+    fn nnue_king(&self, perspective: Color) -> Option<KingSquare> {
+        let _ = perspective;
+        None
+    }
+
+    /// `perspective`'s king bucket under `layout` (0 where it has no king).
+    #[inline]
+    fn king_bucket(&self, layout: KingBuckets, perspective: Color) -> usize {
+        if !layout.is_bucketed() {
+            return 0;
+        }
+        self.nnue_king(perspective).map_or(0, |k| layout.bucket(k))
+    }
+
+    /// [`NnueFeatures::active_features`] for a net of king-bucket layout `layout`: each index
+    /// moved to the perspective's bucket (`bucket * feature_count() + f`).
+    #[inline]
+    fn bucketed_features(&self, layout: KingBuckets, perspective: Color, out: &mut Vec<u32>) {
+        let start = out.len();
+        self.active_features(perspective, out);
+        if layout.is_bucketed() {
+            let offset = (self.king_bucket(layout, perspective) * self.feature_count()) as u32;
+            out[start..].iter_mut().for_each(|f| *f += offset);
+        }
+    }
+
+    /// [`NnueFeatures::last_move_delta`] for a net of king-bucket layout `layout`.
+    /// `bucket` is the perspective's bucket before the move and becomes the one after it; the
+    /// answer is false (refresh this perspective) also when they differ: the king changed
+    /// bucket, and every row with it.
+    #[inline]
+    fn bucketed_delta(
+        &self,
+        layout: KingBuckets,
+        perspective: Color,
+        bucket: &mut usize,
+        added: &mut FeatureList,
+        removed: &mut FeatureList,
+    ) -> bool {
+        let known = self.last_move_delta(perspective, added, removed);
+        if !layout.is_bucketed() {
+            return known;
+        }
+        let before = std::mem::replace(bucket, self.king_bucket(layout, perspective));
+        if !known || *bucket != before {
+            return false;
+        }
+        let offset = (*bucket * self.feature_count()) as u32;
+        added
+            .iter_mut()
+            .chain(removed.iter_mut())
+            .for_each(|f| *f += offset);
+        true
     }
 }
 

@@ -4,7 +4,7 @@
 //! identical to a refreshed one, and the loops run over fixed-size blocks of [`BLOCK`] values
 //! that the compiler turns into vector instructions (no `unsafe`, no intrinsics).
 
-use super::BLOCK;
+use super::{KingBuckets, BLOCK};
 
 /// A quantised network, as read from a net file.
 ///
@@ -16,7 +16,10 @@ use super::BLOCK;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     pub(crate) variant: String,
+    /// Rows of the feature transformer: the game's feature count times the buckets' count.
     pub(crate) features: usize,
+    /// The king-bucket layout: row `bucket * feature_count() + f` serves feature `f`.
+    pub(crate) buckets: KingBuckets,
     pub(crate) hidden: usize,
     pub(crate) qa: u16,
     pub(crate) qb: u16,
@@ -36,9 +39,34 @@ impl Network {
         &self.variant
     }
 
-    /// The number of input features (what the game's `feature_count` must say).
+    /// The number of input features (what the game's `feature_count` must say): the rows of
+    /// one king bucket.
     pub fn feature_count(&self) -> usize {
+        self.features / self.buckets.count()
+    }
+
+    /// Rows of the feature transformer (`feature_count()` times the number of king buckets):
+    /// every bucketed feature index is below it.
+    pub fn input_rows(&self) -> usize {
         self.features
+    }
+
+    /// The king-bucket layout of the net's input.
+    #[inline(always)]
+    pub fn king_buckets(&self) -> KingBuckets {
+        self.buckets
+    }
+
+    /// The input in words: `768 features`, or `768 features in 2 king buckets (halves)`.
+    pub fn inputs_in_words(&self) -> String {
+        match self.buckets {
+            KingBuckets::None => format!("{} features", self.feature_count()),
+            l => format!(
+                "{} features in {} king buckets ({l})",
+                self.feature_count(),
+                l.count()
+            ),
+        }
     }
 
     /// Hidden units per perspective.

@@ -555,3 +555,123 @@ fn training_from_a_net_starts_where_that_net_ended() {
     let cfg = TrainConfig { hidden: 64, ..cfg };
     assert!(train::train(&data, &cfg, "chess", &mut Silent).is_err());
 }
+
+/// `bytes` with byte `at` set to `value` and the checksum made right again, as a file written
+/// that way would be.
+fn with_header_byte(bytes: &[u8], at: usize, value: u8) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at] = value;
+    let n = b.len();
+    let crc = crc32(&b[..n - 4]);
+    b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    b
+}
+
+#[test]
+fn king_bucket_layouts_are_stored_in_the_header_and_checked_on_load() {
+    // A net of one bucket writes 0 at byte 61, as every net before king buckets did.
+    let plain = quantised(&random_float_net(90, 16, 3), "chess");
+    let bytes = plain.to_bytes();
+    assert_eq!(bytes[61], 0);
+    assert_eq!(
+        Network::from_bytes(&bytes).unwrap().king_buckets(),
+        KingBuckets::None
+    );
+
+    // Two buckets of 45 features: 90 rows, the game's 45 features.
+    let mut float = random_float_net(90, 16, 4);
+    float.buckets = KingBuckets::Halves;
+    let halves = quantised(&float, "chess");
+    let bytes = halves.to_bytes();
+    assert_eq!(bytes[61], KingBuckets::Halves.code());
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, halves);
+    assert_eq!(back.king_buckets(), KingBuckets::Halves);
+    assert_eq!((back.feature_count(), back.input_rows()), (45, 90));
+    assert!(Network::from_bytes_for(&bytes, "chess", 45).is_ok());
+    assert_eq!(
+        Network::from_bytes_for(&bytes, "chess", 90).unwrap_err(),
+        NetError::WrongFeatureCount {
+            expected: 90,
+            found: 45
+        }
+    );
+    // Only a game with king buckets takes it; any game takes a net of one bucket.
+    assert!(back.check_king_buckets(true).is_ok());
+    let e = back.check_king_buckets(false).unwrap_err();
+    assert_eq!(
+        e,
+        NetError::NoKingBuckets {
+            variant: "chess".into(),
+            layout: KingBuckets::Halves
+        }
+    );
+    assert!(e.to_string().contains("halves"), "{e}");
+    assert!(plain.check_king_buckets(false).is_ok());
+
+    // An unknown layout code, and rows that are not whole buckets (90 rows in 4 buckets).
+    let e = Network::from_bytes(&with_header_byte(&bytes, 61, 9)).unwrap_err();
+    assert_eq!(e, NetError::UnknownKingBuckets { code: 9 });
+    assert!(e.to_string().contains("code 9"), "{e}");
+    let zones = with_header_byte(&bytes, 61, KingBuckets::Zones4.code());
+    assert_eq!(
+        Network::from_bytes(&zones).unwrap_err(),
+        NetError::BucketRows {
+            rows: 90,
+            buckets: 4,
+            layout: KingBuckets::Zones4
+        }
+    );
+    float.buckets = KingBuckets::Zones4;
+    assert!(float
+        .quantise("chess", DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+        .is_err());
+    // The last two header bytes stay reserved.
+    let e = Network::from_bytes(&with_header_byte(&bytes, 62, 1)).unwrap_err();
+    assert!(e.to_string().contains("reserved"), "{e}");
+}
+
+#[test]
+fn the_factoriser_stands_for_the_merged_rows() {
+    let base = 40;
+    let plain = random_float_net(base, 16, 8);
+    let mut rng = SplitMix64::new(8);
+    // From a net of one bucket: every bucket computes what the net did, to the bit (the
+    // buckets' own rows add exact zeros).
+    let fact = plain.factorised(KingBuckets::Zones4, base);
+    assert_eq!((fact.features, fact.shared), (5 * base, base));
+    for _ in 0..50 {
+        let stm = random_features(&mut rng, base, 12);
+        let nstm = random_features(&mut rng, base, 12);
+        let want = plain.forward(&stm, &nstm);
+        for (b, c) in [(0, 0), (1, 3), (2, 2), (3, 1)] {
+            let s: Vec<u32> = stm.iter().map(|&f| f + b * base as u32).collect();
+            let n: Vec<u32> = nstm.iter().map(|&f| f + c * base as u32).collect();
+            assert_eq!(fact.forward(&s, &n), want);
+        }
+    }
+    let merged = fact.merged();
+    assert_eq!((merged.features, merged.shared), (4 * base, 0));
+    assert_eq!(merged.buckets, KingBuckets::Zones4);
+    for b in 0..4 {
+        let rows = &merged.ft_weights[b * base * 16..(b + 1) * base * 16];
+        assert_eq!(rows, &plain.ft_weights[..]);
+    }
+    // With trained (nonzero) rows of their own, the factorised net and its merged net agree
+    // up to the order of the float sums.
+    let mut fact = fact;
+    for w in &mut fact.ft_weights[..4 * base * 16] {
+        *w = 0.2 * uniform(&mut rng);
+    }
+    let merged = fact.merged();
+    for _ in 0..50 {
+        let stm = random_features(&mut rng, 4 * base, 12);
+        let nstm = random_features(&mut rng, 4 * base, 12);
+        let (a, b) = (fact.forward(&stm, &nstm), merged.forward(&stm, &nstm));
+        assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+    }
+    // A bucketed net factorised again keeps its rows as the buckets' own.
+    let again = merged.factorised(KingBuckets::Zones4, base);
+    assert!(again.ft_weights[4 * base * 16..].iter().all(|&w| w == 0.0));
+    assert_eq!(again.merged(), merged);
+}

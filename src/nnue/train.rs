@@ -13,7 +13,7 @@
 
 use super::float::{add_assign, FloatNetwork, FT_CLIP, OUT_CLIP};
 use super::network::{Accumulator, Network};
-use super::{NetError, MAX_FEATURES, MAX_HIDDEN};
+use super::{KingBuckets, NetError, MAX_FEATURES, MAX_HIDDEN};
 use super::{QuantReport, BLOCK, DEFAULT_HIDDEN, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
 use crate::board::zobrist::{mix64, SplitMix64};
 use rayon::prelude::*;
@@ -90,6 +90,12 @@ pub enum TrainError {
     },
     #[error("the game has no features")]
     NoFeatures,
+    /// The data's feature indices are not a whole number of feature sets, one per bucket.
+    #[error("{features} features are not a whole number of the {layout} layout's buckets")]
+    BucketRows {
+        features: usize,
+        layout: KingBuckets,
+    },
     #[error("{0} positions are too few to train on")]
     TooFewPositions(usize),
     /// The trained net could not be quantised.
@@ -101,8 +107,15 @@ pub enum TrainError {
 /// a FEN. Implemented over a game's [`super::NnueFeatures`] by `tools::train`, which reads the
 /// FEN with the game's own reader.
 pub trait PositionFeatures: Sync {
-    /// The game's feature count (the net's input size).
+    /// The game's feature count (the net's input size): with king buckets, the rows of every
+    /// bucket (the game's own count times the buckets').
     fn feature_count(&self) -> usize;
+
+    /// Whether the game's nets may have king buckets
+    /// ([`super::NnueFeatures::has_king_buckets`]).
+    fn has_king_buckets(&self) -> bool {
+        false
+    }
 
     /// Clears `stm` and `nstm` and fills them with the features seen from the side to move and
     /// from the other side; an error if the FEN is not a position of the game.
@@ -389,8 +402,15 @@ pub struct TrainConfig {
     pub validation: f64,
     pub seed: u64,
     /// The net training starts from (random weights from `seed` when `None`); its feature
-    /// count must be the data's and its hidden size `hidden`.
+    /// count must be the data's and its hidden size `hidden`. With king buckets it may also be
+    /// a net of one bucket of the game's features (each bucket starts as it), or a factorised
+    /// net of the same layout ([`FloatNetwork::factorised`]).
     pub init: Option<FloatNetwork>,
+    /// The king-bucket layout of the data's feature indices (bucket `b`'s features are
+    /// `b * F .. (b + 1) * F`, the data's feature count being `count * F`). A bucketed layout
+    /// trains with the factoriser: every bucket's rows plus rows shared by all buckets, merged
+    /// into the net that is saved.
+    pub buckets: KingBuckets,
 }
 
 /// Defaults of the settings (the reasons are in `docs/nnue.md`).
@@ -412,6 +432,7 @@ impl Default for TrainConfig {
             validation: DEFAULT_VALIDATION,
             seed: 1,
             init: None,
+            buckets: KingBuckets::None,
         }
     }
 }
@@ -557,11 +578,14 @@ impl SliceGrad {
         for (list, d) in [(stm, &self.d_s), (nstm, &self.d_n)] {
             for &f in list {
                 let f = usize::from(f);
-                if !self.touched[f] {
-                    self.touched[f] = true;
-                    self.rows.push(f as u32);
+                // A factorised net's feature also feeds its shared row (the same gradient).
+                for r in std::iter::once(f).chain(net.shared_row(f)) {
+                    if !self.touched[r] {
+                        self.touched[r] = true;
+                        self.rows.push(r as u32);
+                    }
+                    add_assign(&mut self.ft[r * h..(r + 1) * h], d);
                 }
-                add_assign(&mut self.ft[f * h..(f + 1) * h], d);
             }
         }
     }
@@ -793,8 +817,22 @@ fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), TrainError> {
     if !(0.0..1.0).contains(&cfg.validation) {
         return Err(TrainError::Validation(cfg.validation));
     }
+    let rows = data.feature_count();
+    if !rows.is_multiple_of(cfg.buckets.count()) {
+        return Err(TrainError::BucketRows {
+            features: rows,
+            layout: cfg.buckets,
+        });
+    }
     if let Some(init) = &cfg.init {
-        if (init.features, init.hidden) != (data.feature_count(), cfg.hidden) {
+        let base = rows / cfg.buckets.count();
+        let layout_fits = match (init.shared, init.buckets == cfg.buckets) {
+            (0, true) => init.features == rows,
+            (0, false) => !init.buckets.is_bucketed() && init.features == base,
+            (shared, true) => shared == base && init.features == rows + base,
+            _ => false,
+        };
+        if !layout_fits || init.hidden != cfg.hidden {
             return Err(TrainError::StartingNet {
                 net_features: init.features,
                 net_hidden: init.hidden,
@@ -919,12 +957,17 @@ pub fn train(
         scale: cfg.scale as f32,
         wdl: cfg.wdl,
     };
-    let (features, hidden) = (data.feature_count(), cfg.hidden);
+    let hidden = cfg.hidden;
+    // Feature index `b * base + f` is feature `f` of the game in king bucket `b`.
+    let base = data.feature_count() / cfg.buckets.count();
     let (mut train_set, validation) = split(data.len(), cfg.validation, cfg.seed);
-    let mut net = match &cfg.init {
+    let net = match &cfg.init {
         Some(init) => init.clone(),
-        None => FloatNetwork::new_random(features, hidden, cfg.seed),
+        // A new bucketed net: random shared rows, every bucket's own at zero.
+        None => FloatNetwork::new_random(base, hidden, cfg.seed),
     };
+    let mut net = net.factorised(cfg.buckets, base);
+    let features = net.features;
     let mut moments = [
         Moments::new(features * hidden),
         Moments::new(hidden),
@@ -1004,7 +1047,7 @@ pub fn train(
         )
     };
     Ok(TrainOutcome {
-        float: net,
+        float: net.merged(),
         network,
         quantisation,
         train_positions: train_set.len(),

@@ -8,31 +8,37 @@
 use super::MATE_BOUND;
 use crate::board::Color;
 use crate::games::Game;
-use crate::nnue::{Accumulator, FeatureList, Network};
+use crate::nnue::{Accumulator, FeatureList, KingBuckets, Network};
 
-/// Where a ply's accumulators stand.
+/// Where a ply's accumulator of one perspective stands.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum State {
     /// Computed for the position now at this ply.
     Ready,
-    /// The parent's pair plus this ply's recorded changes.
+    /// The parent's accumulator plus this ply's recorded changes.
     Delta,
-    /// The position could not tell what its move changed: rebuilt from its features.
+    /// The position could not tell what its move changed (or, with a net of king buckets, the
+    /// perspective's king changed bucket): rebuilt from its features.
     Refresh,
 }
 
-/// One ply of the stack.
+/// One ply of the stack. Each array is indexed by perspective (`Color::index`): the two
+/// perspectives are brought up to date independently, so that a king changing bucket
+/// refreshes only its own side's accumulator.
 struct Ply {
-    /// Indexed by perspective (`Color::index`).
     acc: [Accumulator; 2],
-    state: State,
+    state: [State; 2],
     added: [FeatureList; 2],
     removed: [FeatureList; 2],
+    /// Each perspective's king bucket in the position at this ply (0 without buckets).
+    bucket: [usize; 2],
 }
 
 /// The accumulators of a search thread's current line (see the module documentation).
 pub(super) struct NnueStack<'a> {
     net: &'a Network,
+    /// The net's king-bucket layout.
+    layout: KingBuckets,
     plies: Vec<Ply>,
     /// Scratch list for refreshes.
     features: Vec<u32>,
@@ -43,16 +49,19 @@ impl<'a> NnueStack<'a> {
     /// have the game's feature count (the caller checks).
     pub fn new<G: Game>(net: &'a Network, root: &G, max_ply: usize) -> Self {
         debug_assert_eq!(net.feature_count(), root.feature_count());
+        let layout = net.king_buckets();
         let plies = (0..=max_ply)
             .map(|_| Ply {
                 acc: [Accumulator::new(net), Accumulator::new(net)],
-                state: State::Refresh,
+                state: [State::Refresh; 2],
                 added: Default::default(),
                 removed: Default::default(),
+                bucket: Color::BOTH.map(|c| root.king_bucket(layout, c)),
             })
             .collect();
         NnueStack {
             net,
+            layout,
             plies,
             features: Vec::with_capacity(64),
         }
@@ -61,24 +70,31 @@ impl<'a> NnueStack<'a> {
     /// A move was just made, reaching `ply`: records what it changed, for later.
     #[inline]
     pub fn moved<G: Game>(&mut self, pos: &G, ply: usize) {
-        let p = &mut self.plies[ply];
-        p.state = State::Delta;
+        let (done, rest) = self.plies.split_at_mut(ply);
+        let parent = &done[ply - 1];
+        let p = &mut rest[0];
         for c in Color::BOTH {
-            let (added, removed) = (&mut p.added[c.index()], &mut p.removed[c.index()]);
+            let i = c.index();
+            let (added, removed) = (&mut p.added[i], &mut p.removed[i]);
             added.clear();
             removed.clear();
-            if !pos.last_move_delta(c, added, removed) {
-                p.state = State::Refresh;
-                return;
-            }
+            let known = if self.layout.is_bucketed() {
+                p.bucket[i] = parent.bucket[i];
+                pos.bucketed_delta(self.layout, c, &mut p.bucket[i], added, removed)
+            } else {
+                pos.last_move_delta(c, added, removed)
+            };
+            p.state[i] = if known { State::Delta } else { State::Refresh };
         }
     }
 
     /// A null move was just made, reaching `ply`: the board is the parent's.
     #[inline]
     pub fn passed(&mut self, ply: usize) {
+        let bucket = self.plies[ply - 1].bucket;
         let p = &mut self.plies[ply];
-        p.state = State::Delta;
+        p.state = [State::Delta; 2];
+        p.bucket = bucket;
         for c in Color::BOTH {
             p.added[c.index()].clear();
             p.removed[c.index()].clear();
@@ -88,23 +104,27 @@ impl<'a> NnueStack<'a> {
     /// The net's evaluation of `pos`, the position now at `ply`, side to move's view, kept
     /// inside the range of non-mate scores.
     pub fn evaluate<G: Game>(&mut self, pos: &G, ply: usize) -> i32 {
-        self.bring_up_to_date(pos, ply);
+        for c in Color::BOTH {
+            self.bring_up_to_date(pos, ply, c);
+        }
         let stm = pos.side_to_move();
         let acc = &self.plies[ply].acc;
         let v = self.net.evaluate(&acc[stm.index()], &acc[(!stm).index()]);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Makes the pair of `ply` (where `pos` stands) ready: the nearest ready ancestor's pair
-    /// plus the changes of each ply from there, or a refresh from `pos` itself when a ply on
-    /// the way could not tell its changes.
-    fn bring_up_to_date<G: Game>(&mut self, pos: &G, ply: usize) {
+    /// Makes `perspective`'s accumulator of `ply` (where `pos` stands) ready: the nearest
+    /// ready ancestor's plus the changes of each ply from there, or a refresh from `pos`
+    /// itself when a ply on the way could not tell its changes.
+    #[inline]
+    fn bring_up_to_date<G: Game>(&mut self, pos: &G, ply: usize, perspective: Color) {
+        let c = perspective.index();
         let mut from = ply;
         loop {
-            match self.plies[from].state {
+            match self.plies[from].state[c] {
                 State::Ready => break,
-                State::Refresh => return self.refresh(pos, ply),
-                State::Delta if from == 0 => return self.refresh(pos, ply),
+                State::Refresh => return self.refresh(pos, ply, perspective),
+                State::Delta if from == 0 => return self.refresh(pos, ply, perspective),
                 State::Delta => from -= 1,
             }
         }
@@ -112,21 +132,19 @@ impl<'a> NnueStack<'a> {
             let (done, rest) = self.plies.split_at_mut(i);
             let parent = &done[i - 1];
             let p = &mut rest[0];
-            for c in 0..2 {
-                p.acc[c].set_delta(self.net, &parent.acc[c], &p.added[c], &p.removed[c]);
-            }
-            p.state = State::Ready;
+            p.acc[c].set_delta(self.net, &parent.acc[c], &p.added[c], &p.removed[c]);
+            p.state[c] = State::Ready;
         }
     }
 
-    fn refresh<G: Game>(&mut self, pos: &G, ply: usize) {
+    fn refresh<G: Game>(&mut self, pos: &G, ply: usize, perspective: Color) {
         let p = &mut self.plies[ply];
-        for c in Color::BOTH {
-            self.features.clear();
-            pos.active_features(c, &mut self.features);
-            p.acc[c.index()].refresh(self.net, &self.features);
-        }
-        p.state = State::Ready;
+        let c = perspective.index();
+        self.features.clear();
+        pos.bucketed_features(self.layout, perspective, &mut self.features);
+        p.acc[c].refresh(self.net, &self.features);
+        p.bucket[c] = pos.king_bucket(self.layout, perspective);
+        p.state[c] = State::Ready;
     }
 }
 
@@ -135,7 +153,7 @@ mod tests {
     use super::*;
     use crate::board::zobrist::SplitMix64;
     use crate::engine::registry::new_game;
-    use crate::games::chess::SwedishCannonChess;
+    use crate::games::chess::{Chess, ChesstoniaChess, SwedishCannonChess};
     use crate::games::shogi::CannonShogi;
     use crate::nnue::{FloatNetwork, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
 
@@ -144,7 +162,7 @@ mod tests {
         let side = pos.side_to_move();
         let acc = |perspective| {
             let mut f = Vec::new();
-            pos.active_features(perspective, &mut f);
+            pos.bucketed_features(net.king_buckets(), perspective, &mut f);
             let mut a = Accumulator::new(net);
             a.refresh(net, &f);
             a
@@ -156,9 +174,11 @@ mod tests {
     /// Walks random lines as a search does (moves and null moves down, unmakes back up, the
     /// evaluation asked only at some nodes, so that plies are skipped and brought up to date
     /// later from an older ancestor) and compares every evaluation with one from scratch.
-    fn walk<G: Game>(variant: &str, seed: u64) {
+    fn walk<G: Game>(variant: &str, seed: u64, layout: KingBuckets) {
         let start: G = new_game(variant).unwrap();
-        let mut float = FloatNetwork::new_random(start.feature_count(), 32, seed);
+        let rows = start.feature_count() * layout.count();
+        let mut float = FloatNetwork::new_random(rows, 32, seed);
+        float.buckets = layout;
         for w in &mut float.ft_weights {
             *w *= 0.3 * (start.feature_count() as f32).sqrt();
         }
@@ -210,7 +230,16 @@ mod tests {
 
     #[test]
     fn lazy_updates_equal_a_refresh_along_search_like_walks() {
-        walk::<SwedishCannonChess>("swedishcannon", 1);
-        walk::<CannonShogi>("cannonshogi", 2);
+        walk::<SwedishCannonChess>("swedishcannon", 1, KingBuckets::None);
+        walk::<CannonShogi>("cannonshogi", 2, KingBuckets::None);
+    }
+
+    #[test]
+    fn lazy_updates_equal_a_refresh_with_king_buckets() {
+        // Kings wander across the buckets in random lines: each crossing refreshes its side.
+        walk::<Chess>("chess", 3, KingBuckets::Halves);
+        walk::<Chess>("chess", 4, KingBuckets::Zones4);
+        walk::<SwedishCannonChess>("swedishcannon", 5, KingBuckets::Zones4);
+        walk::<ChesstoniaChess>("chesstonia", 6, KingBuckets::Halves);
     }
 }

@@ -18,7 +18,9 @@ use crate::nnue::train::{
     self, Dataset, EpochReport, PositionFeatures, RecordError, TrainConfig, TrainError,
     TrainObserver, TrainingRecord,
 };
-use crate::nnue::{FeatureMeaning, FloatNetwork, NetError, Network, DEFAULT_HIDDEN, DEFAULT_SCALE};
+use crate::nnue::{
+    FeatureMeaning, FloatNetwork, KingBuckets, NetError, Network, DEFAULT_HIDDEN, DEFAULT_SCALE,
+};
 use crate::tools::datagen::DataError;
 use indicatif::ProgressBar;
 use std::collections::HashMap;
@@ -74,6 +76,12 @@ pub struct TrainArgs {
     /// computing the same evaluation (its units copied, the new ones with zero output weights).
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
+    /// King buckets of the net's input (`none`, `halves` or `zones4`; see `docs/nnue.md`,
+    /// "King buckets"): one set of feature weights per bucket of the perspective's own king
+    /// square, trained with a factoriser (weights shared by every bucket plus each bucket's
+    /// own). With `--init` from a net of one bucket, every bucket starts as that net.
+    #[arg(long, value_name = "LAYOUT", default_value_t = KingBuckets::None)]
+    pub king_buckets: KingBuckets,
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -164,6 +172,16 @@ pub enum InitError {
     UnknownVariant { file: String, variant: String },
     #[error(transparent)]
     NoFeatures(#[from] NoFeaturesError),
+    /// The net's king buckets are not the training's.
+    #[error(
+        "--init {file} has king buckets '{found}', the training '{wanted}' (a net of one \
+         bucket starts any layout; a bucketed net only its own)"
+    )]
+    KingBuckets {
+        file: String,
+        found: KingBuckets,
+        wanted: KingBuckets,
+    },
     #[error("--init {file} has {found} features, {game} has {expected}")]
     FeatureCount {
         file: String,
@@ -186,12 +204,17 @@ pub enum ThinError {
     OutOfRange(f64),
 }
 
-/// Reads a FEN with the game's own reader and lists its features.
-struct GameFeatures<G>(G);
+/// Reads a FEN with the game's own reader and lists its features, in the king buckets of
+/// `.1` (each feature `f` listed as `bucket * F + f`).
+struct GameFeatures<G>(G, KingBuckets);
 
 impl<G: Game> PositionFeatures for GameFeatures<G> {
     fn feature_count(&self) -> usize {
-        self.0.feature_count()
+        self.0.feature_count() * self.1.count()
+    }
+
+    fn has_king_buckets(&self) -> bool {
+        self.0.has_king_buckets()
     }
 
     fn features(
@@ -216,21 +239,28 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         let side = pos.side_to_move();
         stm.clear();
         nstm.clear();
-        pos.active_features(side, stm);
-        pos.active_features(!side, nstm);
+        pos.bucketed_features(self.1, side, stm);
+        pos.bucketed_features(self.1, !side, nstm);
         Ok(Some(pos.evaluate()))
     }
 
     fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
+        // Meanings are for moving the weights of a net of one bucket (`--init` from another
+        // game's net).
+        if self.1.is_bucketed() {
+            return None;
+        }
         self.0.feature_meaning(feature)
     }
 }
 
-/// The starting net of `--init`: the net at `path`, for `variant` (whose features `target`
-/// lists) and `hidden` units, as a float net in units of `scale`; with a line saying how much of
-/// it carried over. A net of this variant with fewer hidden units is widened to `hidden`
-/// ([`FloatNetwork::widen`], the new units' feature weights drawn from `seed` as the trainer
-/// draws a new net's).
+/// The starting net of `--init`: the net at `path`, for `variant` (whose features, in one
+/// bucket, `target` lists) and `hidden` units, as a float net in units of `scale`; with a line
+/// saying how much of it carried over. A net of this variant with fewer hidden units is widened
+/// to `hidden` ([`FloatNetwork::widen`], the new units' feature weights drawn from `seed` as the
+/// trainer draws a new net's). A training with king buckets (`buckets`) starts from a net of
+/// one bucket (the trainer then starts every bucket as it) or from a net of the same layout; a
+/// bucketed net starts only a training of its own layout.
 pub fn starting_net(
     path: &Path,
     variant: &'static VariantInfo,
@@ -238,6 +268,7 @@ pub fn starting_net(
     hidden: usize,
     scale: u32,
     seed: u64,
+    buckets: KingBuckets,
 ) -> Result<(FloatNetwork, String), InitError> {
     train::check_hidden(hidden).map_err(InitError::HiddenSize)?;
     let name = path.display();
@@ -255,6 +286,13 @@ pub fn starting_net(
     } else {
         Some(features_for(from)?)
     };
+    if net.king_buckets().is_bucketed() && (source.is_some() || net.king_buckets() != buckets) {
+        return Err(InitError::KingBuckets {
+            file: name.to_string(),
+            found: net.king_buckets(),
+            wanted: buckets,
+        });
+    }
     let expected = source
         .as_ref()
         .map_or(target.feature_count(), |s| s.feature_count());
@@ -280,7 +318,13 @@ pub fn starting_net(
         });
     }
     let float = FloatNetwork::from_quantised(&net, scale);
-    let said = format!("starting from {name} (a net of {})", net.variant());
+    let mut said = format!("starting from {name} (a net of {})", net.variant());
+    if buckets.is_bucketed() && !net.king_buckets().is_bucketed() {
+        said = format!(
+            "{said}; every king bucket ({buckets}) starts as it: its weights are the shared \
+             ones, the buckets' own start at zero"
+        );
+    }
     if let Some(source) = source {
         return Ok(remapped(float, source.as_ref(), target, said));
     }
@@ -328,17 +372,26 @@ fn remapped(
 pub fn features_for(
     variant: &'static VariantInfo,
 ) -> Result<Box<dyn PositionFeatures>, NoFeaturesError> {
-    struct Features;
+    features_in_buckets(variant, KingBuckets::None)
+}
+
+/// [`features_for`] in the king buckets of `layout` (a game without king buckets lists its
+/// features in bucket 0: check [`PositionFeatures::has_king_buckets`] first).
+pub fn features_in_buckets(
+    variant: &'static VariantInfo,
+    layout: KingBuckets,
+) -> Result<Box<dyn PositionFeatures>, NoFeaturesError> {
+    struct Features(KingBuckets);
     impl GameVisitor for Features {
         type Output = Result<Box<dyn PositionFeatures>, NoFeaturesError>;
         fn visit<G: Game>(self, variant: &'static VariantInfo) -> Self::Output {
             let start = variant.new_game::<G>().map_err(|_| NoFeaturesError {
                 variant: variant.game.name,
             })?;
-            Ok(Box::new(GameFeatures(start)))
+            Ok(Box::new(GameFeatures(start, self.0)))
         }
     }
-    variant.visit(Features)
+    variant.visit(Features(layout))
 }
 
 /// Reads one line of the text format: `None` for a blank or comment line.
@@ -615,7 +668,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.variant
         )
     })?;
-    let source = features_for(variant).map_err(|e| e.to_string())?;
+    let layout = args.king_buckets;
+    let plain = features_for(variant).map_err(|e| e.to_string())?;
+    if layout.is_bucketed() && !plain.has_king_buckets() {
+        return Err(format!(
+            "variant '{}' has no king buckets: train it with --king-buckets none",
+            variant.game.name
+        ));
+    }
+    let source = features_in_buckets(variant, layout).map_err(|e| e.to_string())?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -634,16 +695,18 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         validation: args.validation,
         seed: args.seed,
         init: None,
+        buckets: layout,
     };
     let mut console = Console::new(args.quiet);
     if let Some(path) = &args.init {
         let (net, said) = starting_net(
             path,
             variant,
-            source.as_ref(),
+            plain.as_ref(),
             args.hidden,
             args.scale,
             args.seed,
+            layout,
         )
         .map_err(|e| e.to_string())?;
         console.say(&said);
@@ -662,7 +725,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let mut data = Dataset::new(source.feature_count());
         let limit = args.limit.unwrap_or(usize::MAX);
         for (records, data_variant) in files {
-            let reader = features_for(data_variant).map_err(|e| e.to_string())?;
+            let reader = features_in_buckets(data_variant, layout).map_err(|e| e.to_string())?;
             let before = data.len();
             data.extend_from_records(records.take(limit - before), reader.as_ref(), |n| {
                 if let Some(bar) = &console.bar {
@@ -731,9 +794,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             ));
         }
         console.say(&format!(
-            "wrote {} ({} features, {} hidden, {} training and {} validation positions, {})",
+            "wrote {} ({}, {} hidden, {} training and {} validation positions, {})",
             args.out.display(),
-            out.network.feature_count(),
+            out.network.inputs_in_words(),
             out.network.hidden(),
             out.train_positions,
             out.validation_positions,
@@ -989,7 +1052,17 @@ mod tests {
             .quantise("chess", 255, 256, DEFAULT_SCALE)
             .unwrap();
         q.save(&path).unwrap();
-        let start = |hidden| starting_net(&path, chess, features.as_ref(), hidden, 400, 1);
+        let start = |hidden| {
+            starting_net(
+                &path,
+                chess,
+                features.as_ref(),
+                hidden,
+                400,
+                1,
+                KingBuckets::None,
+            )
+        };
         // The same size: the net as it is.
         let (same, _) = start(32).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
@@ -1035,7 +1108,16 @@ mod tests {
             .unwrap();
         q.save(&path).unwrap();
         let run = |hidden| {
-            let (init, _) = starting_net(&path, chess, features.as_ref(), hidden, 400, 8).unwrap();
+            let (init, _) = starting_net(
+                &path,
+                chess,
+                features.as_ref(),
+                hidden,
+                400,
+                8,
+                KingBuckets::None,
+            )
+            .unwrap();
             let cfg = TrainConfig {
                 hidden,
                 epochs: 1,
@@ -1062,5 +1144,202 @@ mod tests {
         // zero at the start, took their first steps.
         assert_eq!(wide.network.hidden(), 32);
         assert!(wide.float.out_weights[16..32].iter().any(|&w| w != 0.0));
+    }
+
+    /// `features` moved to king bucket `bucket` of a game of `base` features.
+    fn in_bucket(features: &[u32], bucket: usize, base: usize) -> Vec<u32> {
+        features
+            .iter()
+            .map(|&f| f + (bucket * base) as u32)
+            .collect()
+    }
+
+    #[test]
+    fn a_net_of_one_bucket_starts_every_king_bucket_as_itself() {
+        // The shipped chess net, as `--init` reads it, factorised as the trainer starts a
+        // bucketed training: in every bucket, float and quantised, it evaluates every position
+        // as the net did, to the bit.
+        let chess = registry::find("chess").unwrap();
+        let net = Network::from_bytes(chess.net.unwrap()).unwrap();
+        let path = scratch_file("one-bucket.nnue");
+        net.save(&path).unwrap();
+        let plain = features_for(chess).unwrap();
+        let (qa, qb) = net.quantisation();
+        let old_float = FloatNetwork::from_quantised(&net, net.scale());
+        for layout in [KingBuckets::Halves, KingBuckets::Zones4] {
+            let (start, said) = starting_net(
+                &path,
+                chess,
+                plain.as_ref(),
+                net.hidden(),
+                net.scale(),
+                1,
+                layout,
+            )
+            .unwrap();
+            assert!(said.contains("every king bucket"), "{said}");
+            let fact = start.factorised(layout, 768);
+            let (q, report) = fact.quantise("chess", qa, qb, net.scale()).unwrap();
+            assert_eq!(report.clipped, 0);
+            let q = Network::from_bytes(&q.to_bytes()).unwrap();
+            assert_eq!(q.king_buckets(), layout);
+            let bucketed = features_in_buckets(chess, layout).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for (fen, (stm, nstm)) in CHESS_FENS.iter().zip(chess_positions()) {
+                let (mut bs, mut bn) = (Vec::new(), Vec::new());
+                bucketed.features(fen, &mut bs, &mut bn).unwrap();
+                seen.insert(bs[0] as usize / 768);
+                seen.insert(bn[0] as usize / 768);
+                assert_eq!(fact.forward(&bs, &bn), old_float.forward(&stm, &nstm));
+                assert_eq!(
+                    q.evaluate_features(&bs, &bn),
+                    net.evaluate_features(&stm, &nstm)
+                );
+                // Every bucket, not only the position's own, holds the old net.
+                for b in 0..layout.count() {
+                    let (s, n) = (in_bucket(&stm, b, 768), in_bucket(&nstm, b, 768));
+                    assert_eq!(
+                        q.evaluate_features(&s, &n),
+                        net.evaluate_features(&stm, &nstm)
+                    );
+                }
+            }
+            assert!(seen.len() >= 2, "{layout}: the positions met one bucket");
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_bucketed_net_starts_only_a_training_of_its_own_layout() {
+        let chess = registry::find("chess").unwrap();
+        let plain = features_for(chess).unwrap();
+        let mut float = chess_float_net(16, 2)
+            .factorised(KingBuckets::Halves, 768)
+            .merged();
+        float.out_bias = 0.25;
+        let (q, _) = float.quantise("chess", 255, 256, DEFAULT_SCALE).unwrap();
+        let path = scratch_file("halves.nnue");
+        q.save(&path).unwrap();
+        let start = |layout| starting_net(&path, chess, plain.as_ref(), 16, 400, 1, layout);
+        let (same, _) = start(KingBuckets::Halves).unwrap();
+        assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
+        for other in [KingBuckets::None, KingBuckets::Zones4] {
+            let e = start(other).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    InitError::KingBuckets {
+                        found: KingBuckets::Halves,
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_bucketed_training_starts_at_the_nets_loss_and_its_net_round_trips() {
+        let chess = registry::find("chess").unwrap();
+        let records = random_play_records(chess, 800, 23);
+        let read = |layout| {
+            let features = features_in_buckets(chess, layout).unwrap();
+            Dataset::from_records(
+                records.iter().cloned().map(Ok::<_, DataFileError>),
+                features.as_ref(),
+                |_| {},
+            )
+            .unwrap()
+        };
+        let path = scratch_file("bucket-start.nnue");
+        let (q, _) = chess_float_net(16, 11)
+            .quantise("chess", 255, 256, DEFAULT_SCALE)
+            .unwrap();
+        q.save(&path).unwrap();
+        let plain = features_for(chess).unwrap();
+        let run = |layout: KingBuckets| {
+            let (init, _) = starting_net(&path, chess, plain.as_ref(), 16, 400, 8, layout).unwrap();
+            let cfg = TrainConfig {
+                hidden: 16,
+                epochs: 2,
+                batch: 64,
+                validation: 0.25,
+                init: Some(init),
+                buckets: layout,
+                ..TrainConfig::default()
+            };
+            let data = read(layout);
+            (
+                train::train(&data, &cfg, "chess", &mut train::Silent).unwrap(),
+                data,
+            )
+        };
+        let (none, _) = run(KingBuckets::None);
+        let (zones, data) = run(KingBuckets::Zones4);
+        std::fs::remove_file(&path).unwrap();
+        // Before any step, the same function on the same positions.
+        let (before, after) = (
+            none.epochs[0].validation_loss.unwrap(),
+            zones.epochs[0].validation_loss.unwrap(),
+        );
+        assert_eq!(before, after);
+        // It trained, and the buckets went their own ways.
+        let last = zones.epochs.last().unwrap().validation_loss.unwrap();
+        assert!(last < after, "{after} -> {last}");
+        let net = &zones.network;
+        assert_eq!(net.king_buckets(), KingBuckets::Zones4);
+        assert_eq!((net.feature_count(), net.input_rows()), (768, 4 * 768));
+        let h = net.hidden();
+        let rows = |b: usize| &net.ft_weights[b * 768 * h..(b + 1) * 768 * h];
+        assert_ne!(rows(0), rows(1));
+        // Through the file and back: the same net, the same evaluations, and the float net it
+        // came from (merged) agrees with it within quantisation.
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(&back, net);
+        assert_eq!(zones.float.features, 4 * 768);
+        let mut buckets_seen = std::collections::HashSet::new();
+        for i in 0..data.len() {
+            let (stm, nstm) = data.features(i);
+            let (s, n): (Vec<u32>, Vec<u32>) = (
+                stm.iter().map(|&f| u32::from(f)).collect(),
+                nstm.iter().map(|&f| u32::from(f)).collect(),
+            );
+            buckets_seen.insert(s[0] / 768);
+            let q = back.evaluate_features(&s, &n);
+            assert_eq!(q, net.evaluate_features(&s, &n));
+            let f = zones.float.evaluate_cp(&s, &n, DEFAULT_SCALE as f32);
+            assert!((f - q as f32).abs() < 20.0, "{f} vs {q}");
+        }
+        assert!(buckets_seen.len() >= 3, "{buckets_seen:?}");
+    }
+
+    #[test]
+    fn a_game_without_king_buckets_takes_no_bucketed_net() {
+        use crate::nnue::{DEFAULT_QA, DEFAULT_QB};
+        for (name, takes) in [("cannonshogi", false), ("cannon", false), ("chess", true)] {
+            let v = registry::find(name).unwrap();
+            let session = v.new_session();
+            let f = session.nnue_feature_count();
+            assert_eq!(session.nnue_has_king_buckets(), takes);
+            let mut float = FloatNetwork::new_random(2 * f, 16, 1);
+            float.buckets = KingBuckets::Halves;
+            let (net, _) = float
+                .quantise(v.net_name(), DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+                .unwrap();
+            assert_eq!(session.evaluate_nnue(&net).is_some(), takes, "{name}");
+            let plain = FloatNetwork::new_random(f, 16, 1)
+                .quantise(v.net_name(), DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
+                .unwrap()
+                .0;
+            assert!(session.evaluate_nnue(&plain).is_some(), "{name}");
+        }
+        // The shipped nets are all of one bucket.
+        for v in crate::engine::registry::VARIANTS {
+            if let Some(bytes) = v.net {
+                let net = Network::from_bytes(bytes).unwrap();
+                assert_eq!(net.king_buckets(), KingBuckets::None, "{}", v.game.name);
+            }
+        }
     }
 }

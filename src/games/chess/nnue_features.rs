@@ -26,7 +26,7 @@ use super::piece::{Piece, Role};
 use super::position::ChessPosition;
 use super::rules::ChessRules;
 use crate::board::{BitWord, Color, Square};
-use crate::nnue::{change_color, FeatureList, FeatureMeaning, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, FeatureMeaning, KingSquare, NnueFeatures, ADDED};
 
 /// How many features orthodox chess has: 2 colours x 6 kinds x 64 squares.
 pub const CHESS_FEATURES: usize = 2 * 6 * 64;
@@ -95,6 +95,22 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         ((relative * R::ROLES.len() + slot) * n + self.nnue_square(perspective, sq)) as u32
     }
 
+    /// The playing board inside the word: its first file, its files, its first rank and its
+    /// ranks (the files and ranks holding a square of the board; Chesstonia's machinery stands
+    /// beside it, outside the board's squares).
+    fn nnue_board(&self) -> (usize, usize, usize, usize) {
+        let geo = &self.t.geo;
+        // The first and one past the last of the lines (files or ranks) holding a square.
+        let span = |n: usize, holds: &dyn Fn(usize) -> bool| {
+            let first = (0..n).find(|&i| holds(i)).unwrap_or(0);
+            let end = (0..n).rev().find(|&i| holds(i)).map_or(n, |i| i + 1);
+            (first, end.max(first + 1) - first)
+        };
+        let (first_file, files) = span(geo.files(), &|i| geo.file_mask(i).any());
+        let (first_rank, ranks) = span(geo.ranks(), &|i| geo.rank_mask(i).any());
+        (first_file, files, first_rank, ranks)
+    }
+
     /// The feature "`color` has at least `k` pieces in reserve" (`k` from 1), seen from
     /// `perspective`.
     #[inline(always)]
@@ -134,6 +150,34 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
                 let p = Piece::from_code((c >> 8) as u8);
                 self.piece_feature(perspective, p, Square::new(c as u8))
             }
+        })
+    }
+
+    fn has_king_buckets(&self) -> bool {
+        true
+    }
+
+    fn nnue_king(&self, perspective: Color) -> Option<KingSquare> {
+        let kings = self.pieces(perspective, Role::King);
+        if !kings.any() {
+            return None;
+        }
+        // The king's square in the perspective's view, counted from the board's own edges
+        // (as `feature_meaning` counts them).
+        let view = self.nnue_square(perspective, kings.lsb());
+        let (first_file, files, first_rank, ranks) = self.nnue_board();
+        let geo = &self.t.geo;
+        let file = (view % geo.files())
+            .saturating_sub(first_file)
+            .min(files - 1);
+        let rank = (view / geo.files())
+            .saturating_sub(first_rank)
+            .min(ranks - 1);
+        Some(KingSquare {
+            file: file as u8,
+            rank: rank as u8,
+            files: files as u8,
+            ranks: ranks as u8,
         })
     }
 
@@ -307,6 +351,56 @@ mod tests {
         // The 32 chess pieces; the cannons and projectiles stand beside the board.
         assert_eq!(board_pieces, 32);
         assert!(active.len() > 32);
+    }
+
+    #[test]
+    fn each_side_sees_its_king_on_its_own_board() {
+        use crate::games::chess::{CannonriderChess, ChesstoniaChess};
+        use crate::nnue::KingBuckets;
+        let king = |file, rank, files, ranks| {
+            Some(KingSquare {
+                file,
+                rank,
+                files,
+                ranks,
+            })
+        };
+        // Chess: White's g1 king is on its g1; Black's c8 king (castled long) is on its c1
+        // (the board flipped top to bottom keeps the files).
+        let pos = new_game::<Chess>("chess")
+            .unwrap()
+            .with_fen("2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1 w - - 0 1")
+            .unwrap();
+        assert!(pos.has_king_buckets());
+        assert_eq!(pos.nnue_king(Color::White), king(6, 0, 8, 8));
+        assert_eq!(pos.nnue_king(Color::Black), king(2, 0, 8, 8));
+        assert_eq!(pos.king_bucket(KingBuckets::Halves, Color::White), 1);
+        assert_eq!(pos.king_bucket(KingBuckets::Halves, Color::Black), 0);
+        assert_eq!(pos.king_bucket(KingBuckets::None, Color::White), 0);
+        // An advanced king: White's on d5 (rank 4), Black's on f3, its own f6 (rank 5).
+        let pos = pos.with_fen("8/8/8/3K4/8/5k2/8/8 w - - 0 1").unwrap();
+        assert_eq!(pos.nnue_king(Color::White), king(3, 4, 8, 8));
+        assert_eq!(pos.nnue_king(Color::Black), king(5, 5, 8, 8));
+        assert_eq!(pos.king_bucket(KingBuckets::Zones4, Color::White), 2);
+        assert_eq!(pos.king_bucket(KingBuckets::Zones4, Color::Black), 3);
+        // The bucketed features are the plain ones moved to the bucket's rows.
+        let (mut plain, mut bucketed) = (Vec::new(), Vec::new());
+        pos.active_features(Color::Black, &mut plain);
+        pos.bucketed_features(KingBuckets::Zones4, Color::Black, &mut bucketed);
+        let moved: Vec<u32> = plain.iter().map(|&f| f + 3 * 768).collect();
+        assert_eq!(bucketed, moved);
+        // Chesstonia: the king's square on the 8 x 8 board, not on the 12-file word; Black sees
+        // the board turned half a circle, so its e8 king is on its own d1.
+        let tonia: ChesstoniaChess = new_game("chesstonia").unwrap();
+        assert_eq!(tonia.nnue_king(Color::White), king(4, 0, 8, 8));
+        assert_eq!(tonia.nnue_king(Color::Black), king(3, 0, 8, 8));
+        // Cannonrider: ten files, White's king starts on e1 (file 4, the left half of ten
+        // files); Black's on e8, which the half turn makes its own f1 (the right half).
+        let rider: CannonriderChess = new_game("cannonrider").unwrap();
+        assert_eq!(rider.nnue_king(Color::White), king(4, 0, 10, 8));
+        assert_eq!(rider.nnue_king(Color::Black), king(5, 0, 10, 8));
+        assert_eq!(rider.king_bucket(KingBuckets::Halves, Color::White), 0);
+        assert_eq!(rider.king_bucket(KingBuckets::Halves, Color::Black), 1);
     }
 
     #[test]
