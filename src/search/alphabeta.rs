@@ -195,6 +195,9 @@ pub struct Worker<'a, G: Game> {
     last_best: Option<(Move, i32)>,
     /// The best score of each completed iteration, for the "score is falling" test.
     scores: Vec<i32>,
+    /// The search was asked for a mate (`go mate N`): the node-level pruning that trusts the
+    /// static value or a pass is off (see `search`).
+    mate_search: bool,
 }
 
 impl<G: Game> Drop for Worker<'_, G> {
@@ -249,6 +252,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stable_iterations: 0,
             last_best: None,
             scores: Vec::new(),
+            mate_search: false,
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -405,6 +409,7 @@ impl<'a, G: Game> Worker<'a, G> {
             (d as i32).clamp(1, MAX_PLY as i32 - 1)
         });
         let multipv = multipv.clamp(1, self.root_moves.len());
+        self.mate_search = limits.mate.is_some();
         // Helper threads search one ply deeper on odd ids, so the threads spread over two
         // depths and fill the table with different parts of the tree.
         let offset = if self.main.is_none() && self.id % 2 == 1 {
@@ -807,7 +812,12 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // The margins (`params.rs`), copied out: the searches below borrow `self` mutably.
         let p = self.params;
-        if !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+        // A mate search does without reverse futility, razoring, the null move and ProbCut:
+        // each trusts the static value or a pass, and a quiet sacrifice that mates (every
+        // reply loses, while passing would not: a zugzwang) hides behind them for many plies,
+        // because quiescence has no quiet checks to correct a shallow bound.
+        let prune = !self.mate_search;
+        if prune && !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a shallow search will not fall.
             if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
             {
@@ -849,7 +859,8 @@ impl<'a, G: Game> Worker<'a, G> {
         // ProbCut: a capture whose shallow search clears beta by a margin would almost surely
         // hold at full depth; the node is cut without a full search.
         let probcut_beta = beta + p.probcut_margin;
-        if !pv
+        if prune
+            && !pv
             && !in_check
             && excluded.is_none()
             && depth >= 5

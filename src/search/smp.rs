@@ -268,6 +268,7 @@ pub fn search<G: Game>(
                     // Helpers run until stopped, but never beyond a depth limit.
                     let helper_limits = Limits {
                         depth: limits.depth,
+                        mate: limits.mate,
                         ..Limits::default()
                     };
                     w.iterate(&helper_limits, 1, &mut |_| {});
