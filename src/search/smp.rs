@@ -265,7 +265,8 @@ pub fn search<G: Game>(
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(helper_pos, shared, id, None, root);
-                    // Helpers run until stopped, but never beyond a depth limit.
+                    // Helpers run until stopped, but never beyond a depth limit; in a mate
+                    // search they prune as the main thread does, and stop at the mate.
                     let helper_limits = Limits {
                         depth: limits.depth,
                         mate: limits.mate,
