@@ -523,8 +523,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return false;
         }
         if let Some(b) = main.budget {
-            // A forced move needs no thought; and an iteration started after 60% of the soft
-            // budget would rarely finish in time.
+            // A forced move needs no thought; and an iteration started late in the soft budget
+            // (`TimeShare`, 60% by default) would rarely finish in time.
             if self.root_moves.len() == 1 && depth >= 2 {
                 return true;
             }
@@ -571,7 +571,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             1.0
         };
-        0.6 * stability * falling
+        f64::from(self.params.time_share) / 100.0 * stability * falling
     }
 
     /// The report of root move `i` after a search to `depth`.

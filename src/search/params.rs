@@ -25,6 +25,15 @@ pub struct ParamSpec {
     pub help: &'static str,
 }
 
+impl ParamSpec {
+    /// Whether the parameter acts only when the search is timed (the `Time…` parameters, which
+    /// decide when to stop): a search limited by nodes or depth never reads it, so a tuning at
+    /// fixed nodes would only walk it at random.
+    pub fn clock_only(&self) -> bool {
+        self.name.starts_with("Time")
+    }
+}
+
 /// fishtest's usual final learning rate.
 pub const DEFAULT_R_END: f64 = 0.002;
 
@@ -101,6 +110,7 @@ search_params! {
     HistoryBonusQuad history_bonus_quad: 16, 4..=48, 2; "history bonus: per depth squared";
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
+    TimeShare time_share: 60, 30..=120, 5; "time: percent of the soft budget after which no new iteration starts (before stability and a falling score scale it)";
 }
 
 /// The parameter called `name` (case-insensitive, as options are): its index into [`PARAMS`].

@@ -67,10 +67,22 @@ pub const DEFAULT_NODES: u64 = 20_000;
 impl SpsaArgs {
     /// The tuned parameters: those named, in the table's order, with the overrides applied.
     pub fn tuned(&self) -> Result<Vec<Tuned>, SpsaError> {
-        let mut chosen = vec![self.params.is_empty(); PARAMS.len()];
+        // By default every parameter the games can tell apart: at fixed nodes, not those that
+        // act only on a clock.
+        let clock = self.tc.is_some();
+        let mut chosen: Vec<bool> = PARAMS
+            .iter()
+            .map(|p| self.params.is_empty() && (clock || !p.clock_only()))
+            .collect();
         for name in &self.params {
             let i = params::index_of(name.trim())
                 .ok_or_else(|| SpsaError::UnknownParam(name.clone()))?;
+            if PARAMS[i].clock_only() && !clock {
+                return Err(SpsaError::Invalid(format!(
+                    "{} acts only on a clock: tune it with --tc",
+                    PARAMS[i].name
+                )));
+            }
             chosen[i] = true;
         }
         for (what, v) in [("--c-end", self.c_end), ("--r-end", self.r_end)] {
@@ -160,4 +172,51 @@ pub fn list() -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        spsa: SpsaArgs,
+    }
+
+    fn args(extra: &[&str]) -> SpsaArgs {
+        let line = ["spsa", "--variant", "chess"].iter().chain(extra);
+        Cli::parse_from(line).spsa
+    }
+
+    fn names(a: &SpsaArgs) -> Vec<String> {
+        a.tuned().unwrap().into_iter().map(|t| t.name).collect()
+    }
+
+    #[test]
+    fn clock_only_parameters_are_tuned_only_on_a_clock() {
+        let clock_only: Vec<&str> = PARAMS
+            .iter()
+            .filter(|p| p.clock_only())
+            .map(|p| p.name)
+            .collect();
+        assert!(clock_only.contains(&"TimeShare"), "{clock_only:?}");
+        // At fixed nodes the default set leaves them out, and naming one is refused.
+        let at_nodes = names(&args(&[]));
+        assert_eq!(at_nodes.len(), PARAMS.len() - clock_only.len());
+        assert!(at_nodes.iter().all(|n| !clock_only.contains(&n.as_str())));
+        assert!(at_nodes.contains(&"RfpMargin".to_string()));
+        let refused = args(&["--params", "RfpMargin,TimeShare"]).tuned();
+        assert!(
+            matches!(&refused, Err(SpsaError::Invalid(m)) if m.contains("TimeShare")),
+            "{refused:?}"
+        );
+        // On a clock every parameter is tuned by default, and each may be named.
+        assert_eq!(names(&args(&["--tc", "5+0.05"])).len(), PARAMS.len());
+        assert_eq!(
+            names(&args(&["--tc", "5+0.05", "--params", "TimeShare"])),
+            ["TimeShare"]
+        );
+    }
 }
