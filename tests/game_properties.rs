@@ -1,7 +1,8 @@
 //! One property for every registered variant: random legal games from the start and from
 //! hand-picked middle games, checking after every make and every unmake that the position, its
 //! key (incremental == computed from scratch) and its FEN round-trip are as they should be, and
-//! that no legal move leaves the mover's own king attacked (in the games with check).
+//! that no legal move leaves the mover's own king attacked (in the games with check), and that
+//! the check a move gives is the one found from scratch and never denied by `may_give_check`.
 //!
 //! A second property checks the NNUE's incremental update the same way: along random games
 //! with null moves, the accumulators updated from what each move reports
@@ -135,11 +136,31 @@ fn random_game<G: Game>(start: &G, picks: &[u16], fen_is_all: bool) -> Result<()
         p.legal_moves(&mut moves);
         let before = trail.last().unwrap();
         for &m in moves.iter() {
+            let may_check = p.may_give_check(m);
             p.make_move(m);
+            let name = &before.moves[moves.iter().position(|&x| x == m).unwrap()];
             prop_assert!(
                 !mover_in_check(&mut p),
                 "{} leaves the king attacked in {}",
-                before.moves[moves.iter().position(|&x| x == m).unwrap()],
+                name,
+                before.fen
+            );
+            // The check that `make_move` found (perhaps by a shortcut) is the one a position
+            // read from scratch finds, and a move said not to give check does not.
+            let fresh = p
+                .with_fen(&p.to_fen())
+                .map_err(|e| TestCaseError::fail(format!("own FEN refused: {e}")))?;
+            prop_assert_eq!(
+                p.in_check(),
+                fresh.in_check(),
+                "check after {} in {}",
+                name,
+                before.fen
+            );
+            prop_assert!(
+                may_check || !p.in_check(),
+                "{} gives check in {} but may_give_check said it cannot",
+                name,
                 before.fen
             );
             prop_assert_eq!(

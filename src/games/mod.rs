@@ -257,6 +257,14 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
 
     fn in_check(&self) -> bool;
 
+    /// Whether the legal move `m` may give check: `false` only where it certainly does not, so
+    /// that the search can skip making a move it is about to prune just to ask. The default
+    /// knows nothing; a game answers it where it has a test cheaper than making the move.
+    #[inline]
+    fn may_give_check(&self, _m: Move) -> bool {
+        true
+    }
+
     /// A game end that does not depend on having legal moves: repetition, move-count rules,
     /// insufficient material, a captured town.
     fn rule_outcome(&self) -> Option<Outcome>;

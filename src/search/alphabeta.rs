@@ -994,6 +994,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     || lmr_depth <= p.history_prune_depth
                         && quiet_score < -p.history_prune_margin * depth)
             {
+                if !self.pos.may_give_check(m) {
+                    continue;
+                }
                 self.pos.make_move(m);
                 let gives_check = self.pos.in_check();
                 self.pos.unmake_move();

@@ -227,6 +227,11 @@ impl Game for ShogiPosition {
         self.checkers.any()
     }
 
+    #[inline]
+    fn may_give_check(&self, m: Move) -> bool {
+        self.may_check(m.from(), m.to())
+    }
+
     fn rule_outcome(&self) -> Option<Outcome> {
         self.fourfold().map(|v| self.repetition_result(v))
     }

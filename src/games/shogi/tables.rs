@@ -91,6 +91,12 @@ pub struct ShogiTables {
     /// Empty-board rook and bishop lines from every square.
     pub rook_line: Vec<BB>,
     pub bishop_line: Vec<BB>,
+    /// Both lines through each square: where a piece leaving can uncover a line attack on it.
+    pub king_lines: Vec<BB>,
+    /// The lines and the two-step neighbourhood of each square: every square from which some
+    /// piece of the game can attack it (steppers and knights reach at most two steps, every
+    /// other attack runs along a line).
+    pub check_reach: Vec<BB>,
     /// The promotion zone of each colour (the far three ranks).
     pub zone: [BB; 2],
     /// The last rank / last two ranks seen from each colour: lances and knights cannot stay
@@ -139,12 +145,28 @@ impl ShogiTables {
         let rank = |r: usize| geo.rank_mask(r);
         let zone = [rank(6) | rank(7) | rank(8), rank(0) | rank(1) | rank(2)];
         let king = LeaperTable::new(&geo, &KING_STEPS);
-        let king_zone = all
+        let king_zone: Vec<BB> = all
             .iter()
             .map(|&s| {
                 let near = king.get(s);
                 near.squares().fold(near, |z, n| z | king.get(n))
             })
+            .collect();
+        let rook_line: Vec<BB> = all
+            .iter()
+            .map(|&s| rays.rook_attacks(s, Bitboard::EMPTY))
+            .collect();
+        let bishop_line: Vec<BB> = all
+            .iter()
+            .map(|&s| rays.bishop_attacks(s, Bitboard::EMPTY))
+            .collect();
+        let king_lines: Vec<BB> = (0..all.len())
+            .map(|i| rook_line[i] | bishop_line[i])
+            .collect();
+        let check_reach = king_lines
+            .iter()
+            .zip(&king_zone)
+            .map(|(&l, &z)| l | z)
             .collect();
         ShogiTables {
             king_zone,
@@ -159,14 +181,10 @@ impl ShogiTables {
             ring2_diag: ring(&DIAGONAL),
             jumps_orth: all.iter().map(|&s| jumps(&geo, s, &ORTHOGONAL)).collect(),
             jumps_diag: all.iter().map(|&s| jumps(&geo, s, &DIAGONAL)).collect(),
-            rook_line: all
-                .iter()
-                .map(|&s| rays.rook_attacks(s, Bitboard::EMPTY))
-                .collect(),
-            bishop_line: all
-                .iter()
-                .map(|&s| rays.bishop_attacks(s, Bitboard::EMPTY))
-                .collect(),
+            rook_line,
+            bishop_line,
+            king_lines,
+            check_reach,
             zone,
             last_rank: [rank(8), rank(0)],
             last_two_ranks: [rank(7) | rank(8), rank(0) | rank(1)],
