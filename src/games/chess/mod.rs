@@ -270,6 +270,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         self.checkers().any()
     }
 
+    #[inline]
+    fn may_give_check(&self, m: Move) -> bool {
+        R::may_give_check(self, m)
+    }
+
     fn rule_outcome(&self) -> Option<Outcome> {
         if self.halfmove >= 100 {
             // A mate on the hundredth ply wins; the caller checks mate before this.
@@ -476,6 +481,50 @@ mod tests {
         kept_state_matches_the_board::<u128, Chesstonia>("chesstonia");
         kept_state_matches_the_board::<u128, Cannonrider>("cannonrider");
         kept_state_matches_the_board::<u128, Cannonrider>("cannonriderscorpion");
+    }
+
+    /// The moves that give check by moving or removing a second piece (castling, en passant)
+    /// or by changing the piece (promotion) are never denied by `may_give_check`, and `make`
+    /// finds their checks; a quiet move far from the king's lines is denied, so the shortcut
+    /// is in use.
+    #[test]
+    fn may_give_check_knows_the_special_moves() {
+        let start: Chess = new_game("chess").unwrap();
+        let gives = |fen: &str, mv: &str| {
+            let mut p = start.with_fen(fen).unwrap();
+            let m = p.parse_move(mv, Notation::Uci).expect(mv);
+            let may = p.may_give_check(m);
+            p.make(m);
+            (may, p.in_check())
+        };
+        // Castling: the rook checks from f1.
+        assert_eq!(
+            gives("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"),
+            (true, true)
+        );
+        // En passant: both pawns leave the fourth rank and open the rook's line to h4.
+        assert_eq!(
+            gives("k7/8/8/8/r2pP2K/8/8/8 b - e3 0 1", "d4e3"),
+            (true, true)
+        );
+        // Promotion: the new queen checks, the new knight does not.
+        assert_eq!(
+            gives("2k5/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8q"),
+            (true, true)
+        );
+        assert_eq!(
+            gives("2k5/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8n"),
+            (false, false)
+        );
+        // A discovered check: the bishop leaves the rook's file.
+        assert_eq!(
+            gives("4k3/8/8/8/4B3/8/8/K3R3 w - - 0 1", "e4b7"),
+            (true, true)
+        );
+        // Quiet moves that cannot check are denied.
+        let initial = start.to_fen();
+        assert_eq!(gives(&initial, "a2a3"), (false, false));
+        assert_eq!(gives(&initial, "g1f3"), (false, false));
     }
 
     /// The counts that [`CHESS_MOVES`] is chosen from.

@@ -235,6 +235,38 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.attackers_to(self.king_square(self.side), self.occupied(), !self.side)
     }
 
+    /// Whether the legal move `m` may give check, where every piece attacks as an orthodox
+    /// one: `false` only where it certainly does not. Before the move the opponent's king is
+    /// not attacked (the position is legal), so a check after it comes from the moved piece on
+    /// its new square, which is tested exactly, or from a line through the vacated square:
+    /// any move from one of the king's lines counts, whatever stands behind it. Castling and
+    /// en passant, which move or remove a second piece, always count.
+    #[inline(always)]
+    pub(crate) fn orthodox_may_check(&self, m: Move) -> bool {
+        let t = self.t;
+        let (from, to) = (m.from(), m.to());
+        let role = match m.kind() {
+            MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
+            MoveKind::Promotion => Role::from_index(m.piece() as usize),
+            _ => return true,
+        };
+        let ksq = self.king_square(!self.side);
+        if t.rays.line(ksq, from).any() {
+            return true;
+        }
+        let occ = (self.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let reach = match role {
+            Role::Pawn => t.pawn_attacks[self.side.index()].get(to),
+            Role::Knight => t.knight.get(to),
+            Role::Bishop => t.rays.bishop_attacks(to, occ),
+            Role::Rook => t.rays.rook_attacks(to, occ),
+            Role::Queen => t.rays.rook_attacks(to, occ) | t.rays.bishop_attacks(to, occ),
+            Role::King => return false,
+            _ => return true,
+        };
+        reach.contains(ksq)
+    }
+
     /// Where the rook of a castling move starts and ends, given the king's move.
     #[inline]
     pub(crate) fn castle_rook_squares(
@@ -280,6 +312,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let us = self.side;
         let from = m.from();
         let to = m.to();
+        // Asked before the board changes: the test reads the moving piece on `from`.
+        let may_check = R::may_give_check(self, m);
         let mut undo = Undo {
             mv: m,
             moved: EMPTY,
@@ -346,7 +380,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
         self.side = !us;
         self.key ^= t.keys.side;
-        self.checkers = self.compute_checkers();
+        self.checkers = if may_check {
+            self.compute_checkers()
+        } else {
+            Bitboard::EMPTY
+        };
         self.history.push(undo);
     }
 

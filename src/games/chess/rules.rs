@@ -165,6 +165,16 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether the legal move `m` may give check: `false` only where it certainly does not,
+    /// so that `make` can skip looking for checkers and the search can skip making a move it
+    /// is about to prune just to ask. The default cannot tell (a hopper checks through a screen
+    /// that any move onto one of the king's lines may put there); a variant whose pieces all
+    /// attack as orthodox ones answers with [`ChessPosition::orthodox_may_check`].
+    #[inline(always)]
+    fn may_give_check<W: BitWord>(_pos: &ChessPosition<W, Self>, _m: Move) -> bool {
+        true
+    }
+
     /// Whether the side to move has a move that changes nothing on the board, so that passing
     /// (a null move) is always a move it could make.
     #[inline(always)]
@@ -304,4 +314,9 @@ pub(crate) fn start_count<R: ChessRules>(variant: &Variant, role: Role) -> usize
 impl ChessRules for Orthodox {
     const ROLES: &'static [Role] = &Role::ORTHODOX;
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
+
+    #[inline(always)]
+    fn may_give_check<W: BitWord>(pos: &ChessPosition<W, Self>, m: Move) -> bool {
+        pos.orthodox_may_check(m)
+    }
 }
