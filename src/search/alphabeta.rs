@@ -990,6 +990,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 && best > -MATE_BOUND
                 && (depth <= 8 && searched as i32 >= lmp_limit
                     || lmr_depth <= p.futility_depth
+                        && alpha < MATE_BOUND
                         && eval + p.futility_base + p.futility_margin * lmr_depth <= alpha
                     || lmr_depth <= p.history_prune_depth
                         && quiet_score < -p.history_prune_margin * depth)
