@@ -267,6 +267,35 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         reach.contains(ksq)
     }
 
+    /// Whether the legal move `m` may give check, in a variant whose pieces beyond the
+    /// orthodox leapers (pawn, knight, king) attack only along the king's lines: sliders and
+    /// hoppers such as the Swedish cannon. A hopper checks through a screen, so a piece moved
+    /// onto one of the king's lines may make one; a move from or to such a line counts, and
+    /// off the lines only a pawn or knight landing next to the king can check. Coarser than
+    /// [`ChessPosition::orthodox_may_check`], but it lets `make` skip the checkers of every
+    /// move that stays off the king's lines.
+    #[inline(always)]
+    pub(crate) fn line_piece_may_check(&self, m: Move) -> bool {
+        let t = self.t;
+        let (from, to) = (m.from(), m.to());
+        let role = match m.kind() {
+            MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
+            MoveKind::Promotion => Role::from_index(m.piece() as usize),
+            _ => return true,
+        };
+        let ksq = self.king_square(!self.side);
+        if t.rays.line(ksq, from).any() || t.rays.line(ksq, to).any() {
+            return true;
+        }
+        match role {
+            Role::Pawn => t.pawn_attacks[self.side.index()].get(to).contains(ksq),
+            Role::Knight => t.knight.get(to).contains(ksq),
+            // Off every line of the king: no slide or hop can reach it from `to`.
+            Role::Bishop | Role::Rook | Role::Queen | Role::Cannon | Role::King => false,
+            _ => true,
+        }
+    }
+
     /// Where the rook of a castling move starts and ends, given the king's move.
     #[inline]
     pub(crate) fn castle_rook_squares(

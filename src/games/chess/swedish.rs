@@ -56,6 +56,12 @@ impl ChessRules for SwedishCannon {
         }
     }
 
+    /// The cannon hops only along ranks and files, so it checks from one of the king's lines.
+    #[inline(always)]
+    fn may_give_check<W: BitWord>(pos: &ChessPosition<W, Self>, m: Move) -> bool {
+        pos.line_piece_may_check(m)
+    }
+
     /// A pin can run through a cannon's screen: every candidate move is tested.
     #[inline(always)]
     fn generate_legal<W: BitWord>(pos: &ChessPosition<W, Self>, out: &mut ChessMoves) {
