@@ -198,13 +198,13 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
         (
             vec![
                 "--variant",
-                "cannonshogi",
+                "cannon",
                 "--data",
                 &one,
                 "--king-buckets",
                 "halves",
             ],
-            "variant 'cannonshogi' has no king buckets",
+            "variant 'cannon' has no king buckets",
         ),
         (
             vec![

@@ -241,5 +241,6 @@ mod tests {
         walk::<Chess>("chess", 4, KingBuckets::Zones4);
         walk::<SwedishCannonChess>("swedishcannon", 5, KingBuckets::Zones4);
         walk::<ChesstoniaChess>("chesstonia", 6, KingBuckets::Halves);
+        walk::<CannonShogi>("cannonshogi", 7, KingBuckets::Zones4);
     }
 }

@@ -1317,7 +1317,7 @@ mod tests {
     #[test]
     fn a_game_without_king_buckets_takes_no_bucketed_net() {
         use crate::nnue::{DEFAULT_QA, DEFAULT_QB};
-        for (name, takes) in [("cannonshogi", false), ("cannon", false), ("chess", true)] {
+        for (name, takes) in [("cannonshogi", true), ("cannon", false), ("chess", true)] {
             let v = registry::find(name).unwrap();
             let session = v.new_session();
             let f = session.nnue_feature_count();

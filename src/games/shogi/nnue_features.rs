@@ -12,11 +12,11 @@
 //! during a move (`position.rs`): a change is [`ADDED`] or not, then either a piece
 //! (`code << 8 | square`) or, with [`HAND`], a hand count (`colour << 12 | kind << 8 | k`).
 
-use super::piece::{Piece, Role, HAND_KINDS, PIECES_IN_GAME};
+use super::piece::{Kind, Piece, Role, HAND_KINDS, PIECES_IN_GAME};
 use super::position::ShogiPosition;
-use super::tables::SQUARES;
+use super::tables::{FILES, RANKS, SQUARES};
 use crate::board::{Color, Square};
-use crate::nnue::{change_color, FeatureList, NnueFeatures, ADDED};
+use crate::nnue::{change_color, FeatureList, KingSquare, NnueFeatures, ADDED};
 
 /// Features of pieces on the board: 2 colours x 22 roles x 81 squares.
 const BOARD_FEATURES: usize = 2 * Role::COUNT * SQUARES;
@@ -46,13 +46,19 @@ fn relative(perspective: Color, color: Color) -> usize {
     usize::from(color != perspective)
 }
 
+/// Square `sq` as `perspective` sees the board: Black's view is turned half a circle.
+#[inline(always)]
+fn view(perspective: Color, sq: Square) -> usize {
+    match perspective {
+        Color::White => sq.index(),
+        Color::Black => SQUARES - 1 - sq.index(),
+    }
+}
+
 /// The feature of piece `p` on `sq`, seen from `perspective`.
 #[inline(always)]
 fn piece_feature(perspective: Color, p: Piece, sq: Square) -> u32 {
-    let square = match perspective {
-        Color::White => sq.index(),
-        Color::Black => SQUARES - 1 - sq.index(),
-    };
+    let square = view(perspective, sq);
     ((relative(perspective, p.color()) * Role::COUNT + p.role().index()) * SQUARES + square) as u32
 }
 
@@ -127,6 +133,26 @@ impl NnueFeatures for ShogiPosition {
             }
         })
     }
+
+    fn has_king_buckets(&self) -> bool {
+        true
+    }
+
+    fn nnue_king(&self, perspective: Color) -> Option<KingSquare> {
+        // In the features' own view, so that each side's castles (to its left or right, low
+        // on its own side) fall in the same buckets for both players.
+        let kings = self.kind_bb(Kind::King) & self.ours(perspective);
+        if !kings.any() {
+            return None;
+        }
+        let v = view(perspective, kings.lsb());
+        Some(KingSquare {
+            file: (v % FILES) as u8,
+            rank: (v / FILES) as u8,
+            files: FILES as u8,
+            ranks: RANKS as u8,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -160,6 +186,42 @@ mod tests {
         assert_eq!(white.len(), 40);
         // The start position is symmetric under the half turn with colours exchanged.
         assert_eq!(white, features(&fen, Color::Black));
+    }
+
+    #[test]
+    fn each_side_sees_its_king_from_its_own_side() {
+        let at = |fen: &str, c: Color| {
+            let pos = new_game::<ShogiPosition>("cannonshogi")
+                .unwrap()
+                .with_fen(fen)
+                .unwrap();
+            let k = pos.nnue_king(c).unwrap();
+            assert_eq!((k.files, k.ranks), (9, 9));
+            (k.file, k.rank)
+        };
+        // The start: both kings on the middle file of their own back rank.
+        let start = new_game::<ShogiPosition>("cannonshogi").unwrap().to_fen();
+        assert_eq!(at(&start, Color::White), (4, 0));
+        assert_eq!(at(&start, Color::Black), (4, 0));
+        // White's king on a1 (its own left corner), Black's on b9: Black's own back rank,
+        // second file from Black's right (the board turned half a circle).
+        let fen = "1k7/9/9/9/9/9/9/9/K8[] w - - 0 1";
+        assert_eq!(at(fen, Color::White), (0, 0));
+        assert_eq!(at(fen, Color::Black), (7, 0));
+        // Kings that walked up: White's to e4 (rank 3 counted from 0), Black's to d2, its own
+        // eighth rank, sixth file from its left.
+        let fen = "9/9/9/9/9/4K4/9/3k5/9[] w - - 0 1";
+        assert_eq!(at(fen, Color::White), (4, 3));
+        assert_eq!(at(fen, Color::Black), (5, 7));
+        // The layouts on these: Black's b9 king is in its right half, at home.
+        let b9 = new_game::<ShogiPosition>("cannonshogi")
+            .unwrap()
+            .with_fen("1k7/9/9/9/9/9/9/9/K8[] w - - 0 1")
+            .unwrap()
+            .nnue_king(Color::Black)
+            .unwrap();
+        assert_eq!(crate::nnue::KingBuckets::Halves.bucket(b9), 1);
+        assert_eq!(crate::nnue::KingBuckets::Zones4.bucket(b9), 1);
     }
 
     #[test]
