@@ -235,6 +235,25 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         self.attackers_to(self.king_square(self.side), self.occupied(), !self.side)
     }
 
+    /// The first step of the `may_give_check` shortcuts: for a plain move or a promotion not
+    /// made from one of the enemy king's lines, the role the piece lands as and that king's
+    /// square; `None` when the move may check whatever it lands as (castling, en passant and
+    /// entries move or remove a second piece; leaving a king line may uncover a check).
+    #[inline(always)]
+    fn lands_off_discovery(&self, m: Move) -> Option<(Role, Square)> {
+        let from = m.from();
+        let role = match m.kind() {
+            MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
+            MoveKind::Promotion => Role::from_index(m.piece() as usize),
+            _ => return None,
+        };
+        let ksq = self.king_square(!self.side);
+        if self.t.rays.line(ksq, from).any() {
+            return None;
+        }
+        Some((role, ksq))
+    }
+
     /// Whether the legal move `m` may give check, where every piece attacks as an orthodox
     /// one: `false` only where it certainly does not. Before the move the opponent's king is
     /// not attacked (the position is legal), so a check after it comes from the moved piece on
@@ -245,15 +264,9 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     pub(crate) fn orthodox_may_check(&self, m: Move) -> bool {
         let t = self.t;
         let (from, to) = (m.from(), m.to());
-        let role = match m.kind() {
-            MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
-            MoveKind::Promotion => Role::from_index(m.piece() as usize),
-            _ => return true,
-        };
-        let ksq = self.king_square(!self.side);
-        if t.rays.line(ksq, from).any() {
+        let Some((role, ksq)) = self.lands_off_discovery(m) else {
             return true;
-        }
+        };
         let occ = (self.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to);
         let reach = match role {
             Role::Pawn => t.pawn_attacks[self.side.index()].get(to),
@@ -277,14 +290,11 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     #[inline(always)]
     pub(crate) fn line_piece_may_check(&self, m: Move) -> bool {
         let t = self.t;
-        let (from, to) = (m.from(), m.to());
-        let role = match m.kind() {
-            MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
-            MoveKind::Promotion => Role::from_index(m.piece() as usize),
-            _ => return true,
+        let to = m.to();
+        let Some((role, ksq)) = self.lands_off_discovery(m) else {
+            return true;
         };
-        let ksq = self.king_square(!self.side);
-        if t.rays.line(ksq, from).any() || t.rays.line(ksq, to).any() {
+        if t.rays.line(ksq, to).any() {
             return true;
         }
         match role {
