@@ -64,7 +64,7 @@ fn nnue(c: &mut Criterion) {
             bench.iter(|| a.refresh(&net, black_box(&stm)))
         });
         g.bench_function(BenchmarkId::new("evaluate", hidden), |bench| {
-            bench.iter(|| net.evaluate(black_box(&a), black_box(&b)))
+            bench.iter(|| net.evaluate(black_box(&a), black_box(&b), 0))
         });
     }
     g.finish();

@@ -5,7 +5,7 @@
 
 use cannonade::engine::registry;
 use cannonade::games::chess::nnue_features::CHESS_FEATURES;
-use cannonade::nnue::{KingBuckets, NetError, Network};
+use cannonade::nnue::{KingBuckets, NetError, Network, OutputBuckets};
 use cannonade::tools::train::{random_play_records, text_record};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -397,6 +397,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         400,
         1,
         KingBuckets::None,
+        OutputBuckets::ONE,
     )
     .unwrap();
     assert!(said.contains("768 of 912 features"), "{said}");
@@ -413,8 +414,8 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
             .features(&format!("{fields}[] {rest}"), &mut c, &mut d)
             .unwrap();
         let (want, got) = (
-            float_chess.evaluate_cp(&a, &b, 400.0),
-            start.evaluate_cp(&c, &d, 400.0),
+            float_chess.evaluate_cp(&a, &b, 0, 400.0),
+            start.evaluate_cp(&c, &d, 0, 400.0),
         );
         assert!((want - got).abs() < 0.01, "{board}: {want} vs {got}");
         assert!(
@@ -431,6 +432,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         400,
         1,
         KingBuckets::None,
+        OutputBuckets::ONE,
     )
     .unwrap_err()
     .to_string();

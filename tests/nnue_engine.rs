@@ -89,7 +89,7 @@ fn evaluate_from_scratch(net: &Network, pos: &Chess) -> i32 {
         a.refresh(net, &f);
         a
     };
-    net.evaluate(&acc(side), &acc(!side))
+    net.evaluate(&acc(side), &acc(!side), 0)
 }
 
 /// The number in an `eval` line `... NNUE evaluation: N cp ...`.

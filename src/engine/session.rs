@@ -480,7 +480,8 @@ impl<G: Game> Session for GameSession<G> {
                 .bucketed_features(net.king_buckets(), perspective, &mut features);
             a.refresh(net, &features);
         }
-        Some(net.evaluate(&acc[0], &acc[1]))
+        let bucket = self.pos.output_bucket(net.output_buckets());
+        Some(net.evaluate(&acc[0], &acc[1], bucket))
     }
 
     fn search(

@@ -1,7 +1,9 @@
 //! The `f32` network the trainer works on, and its quantisation into a [`Network`].
 
 use super::network::Network;
-use super::{KingBuckets, NetError, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
+use super::{
+    KingBuckets, NetError, OutputBuckets, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT,
+};
 use crate::board::zobrist::SplitMix64;
 
 /// Feature transformer weights are kept within `[-FT_CLIP, FT_CLIP]` during training, so that
@@ -50,9 +52,12 @@ pub struct FloatNetwork {
     /// `features * hidden`, feature-major (one row per feature).
     pub ft_weights: Vec<f32>,
     pub ft_bias: Vec<f32>,
-    /// `2 * hidden`: side to move's half first.
+    /// The output buckets ([`OutputBuckets`]): one output layer each.
+    pub outputs: OutputBuckets,
+    /// `2 * hidden` per output bucket, bucket by bucket: side to move's half first.
     pub out_weights: Vec<f32>,
-    pub out_bias: f32,
+    /// One per output bucket.
+    pub out_bias: Vec<f32>,
 }
 
 /// `dst += src`, element by element. As a function of two slices the compiler knows they do
@@ -112,8 +117,32 @@ impl FloatNetwork {
                 .map(|_| a * uniform(&mut rng))
                 .collect(),
             ft_bias: vec![0.0; hidden],
+            outputs: OutputBuckets::ONE,
             out_weights: (0..2 * hidden).map(|_| b * uniform(&mut rng)).collect(),
-            out_bias: 0.0,
+            out_bias: vec![0.0],
+        }
+    }
+
+    /// This net with output buckets `layout`, computing the same evaluation: a net of one
+    /// output gives every bucket a copy of its output layer (each bucket then learns its own
+    /// way from where the net was); a net of `layout` is returned as it is.
+    ///
+    /// # Panics
+    /// If the net has output buckets other than `layout` (the caller checks).
+    pub fn with_outputs(&self, layout: OutputBuckets) -> FloatNetwork {
+        if self.outputs == layout {
+            return self.clone();
+        }
+        assert!(
+            !self.outputs.is_bucketed(),
+            "a net of {} cannot become one of {layout}",
+            self.outputs
+        );
+        FloatNetwork {
+            outputs: layout,
+            out_weights: self.out_weights.repeat(layout.count()),
+            out_bias: self.out_bias.repeat(layout.count()),
+            ..self.clone()
         }
     }
 
@@ -130,12 +159,17 @@ impl FloatNetwork {
             shared: 0,
             ft_weights: net.ft_weights.iter().map(|&w| f32::from(w) / qa).collect(),
             ft_bias: net.ft_bias.iter().map(|&w| f32::from(w) / qa).collect(),
+            outputs: net.outputs,
             out_weights: net
                 .out_weights
                 .iter()
                 .map(|&w| f32::from(w) / qb * rescale)
                 .collect(),
-            out_bias: (f64::from(net.out_bias) / (f64::from(qa) * f64::from(qb))) as f32 * rescale,
+            out_bias: net
+                .out_bias
+                .iter()
+                .map(|&b| (f64::from(b) / (f64::from(qa) * f64::from(qb))) as f32 * rescale)
+                .collect(),
         }
     }
 
@@ -181,13 +215,20 @@ impl FloatNetwork {
             new_row[..old].copy_from_slice(old_row);
         }
         wide.ft_bias[..old].copy_from_slice(&self.ft_bias);
-        // The output layer reads the side to move's `hidden` units and then the other side's:
+        // Each output layer reads the side to move's `hidden` units and then the other side's:
         // each old half goes to the start of its new half.
-        let (old_stm, old_nstm) = self.out_weights.split_at(old);
-        wide.out_weights.fill(0.0);
-        wide.out_weights[..old].copy_from_slice(old_stm);
-        wide.out_weights[hidden..hidden + old].copy_from_slice(old_nstm);
-        wide.out_bias = self.out_bias;
+        wide.out_weights = vec![0.0; self.outputs.count() * 2 * hidden];
+        for (new, old_layer) in wide
+            .out_weights
+            .chunks_exact_mut(2 * hidden)
+            .zip(self.out_weights.chunks_exact(2 * old))
+        {
+            let (old_stm, old_nstm) = old_layer.split_at(old);
+            new[..old].copy_from_slice(old_stm);
+            new[hidden..hidden + old].copy_from_slice(old_nstm);
+        }
+        wide.out_bias = self.out_bias.clone();
+        wide.outputs = self.outputs;
         wide.buckets = self.buckets;
         wide.shared = self.shared;
         wide
@@ -272,24 +313,37 @@ impl FloatNetwork {
         }
     }
 
-    /// The raw output (units of the trainer's scale) from the two accumulators.
-    pub fn output(&self, stm: &[f32], nstm: &[f32]) -> f32 {
-        let (ws, wn) = self.out_weights.split_at(self.hidden);
-        self.out_bias + screlu_dot(stm, ws) + screlu_dot(nstm, wn)
+    /// Output bucket `bucket`'s layer: its `2 * hidden` weights.
+    #[inline(always)]
+    pub(crate) fn out_layer(&self, bucket: usize) -> &[f32] {
+        &self.out_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
     }
 
-    /// The raw output for two feature lists.
-    pub fn forward<T: FeatureIndex>(&self, stm: &[T], nstm: &[T]) -> f32 {
+    /// The raw output (units of the trainer's scale) from the two accumulators, through
+    /// output bucket `bucket`.
+    pub fn output(&self, stm: &[f32], nstm: &[f32], bucket: usize) -> f32 {
+        let (ws, wn) = self.out_layer(bucket).split_at(self.hidden);
+        self.out_bias[bucket] + screlu_dot(stm, ws) + screlu_dot(nstm, wn)
+    }
+
+    /// The raw output for two feature lists, through output bucket `bucket`.
+    pub fn forward<T: FeatureIndex>(&self, stm: &[T], nstm: &[T], bucket: usize) -> f32 {
         let mut a = vec![0.0; self.hidden];
         let mut b = vec![0.0; self.hidden];
         self.accumulate(stm, &mut a);
         self.accumulate(nstm, &mut b);
-        self.output(&a, &b)
+        self.output(&a, &b, bucket)
     }
 
     /// The evaluation in centipawns (`output * scale`), for comparison with the quantised net.
-    pub fn evaluate_cp<T: FeatureIndex>(&self, stm: &[T], nstm: &[T], scale: f32) -> f32 {
-        self.forward(stm, nstm) * scale
+    pub fn evaluate_cp<T: FeatureIndex>(
+        &self,
+        stm: &[T],
+        nstm: &[T],
+        bucket: usize,
+        scale: f32,
+    ) -> f32 {
+        self.forward(stm, nstm, bucket) * scale
     }
 
     /// The integer net: feature transformer weights and biases times `qa`, output weights times
@@ -327,12 +381,21 @@ impl FloatNetwork {
             .iter()
             .map(|&w| q16(w, fb, MAX_OUT_WEIGHT))
             .collect();
-        let bias = (f64::from(self.out_bias) * f64::from(qa) * f64::from(qb)).round();
-        if bias > f64::from(i32::MAX) || bias < f64::from(i32::MIN) {
-            report.clipped += 1;
-        }
-        let out_bias = bias.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
-        report.total = self.ft_weights.len() + self.ft_bias.len() + self.out_weights.len() + 1;
+        let out_bias = self
+            .out_bias
+            .iter()
+            .map(|&b| {
+                let bias = (f64::from(b) * f64::from(qa) * f64::from(qb)).round();
+                if bias > f64::from(i32::MAX) || bias < f64::from(i32::MIN) {
+                    report.clipped += 1;
+                }
+                bias.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+            })
+            .collect();
+        report.total = self.ft_weights.len()
+            + self.ft_bias.len()
+            + self.out_weights.len()
+            + self.out_bias.len();
         report.at_clip = self
             .ft_weights
             .iter()
@@ -348,6 +411,7 @@ impl FloatNetwork {
             scale,
             ft_weights,
             ft_bias,
+            outputs: self.outputs,
             out_weights,
             out_bias,
         };

@@ -7,7 +7,7 @@
 //! [`NetError`] that names the problem; nothing half-read is ever returned.
 
 use super::network::Network;
-use super::{KingBuckets, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
+use super::{KingBuckets, OutputBuckets, BLOCK, MAX_FEATURES, MAX_HIDDEN, MAX_OUT_WEIGHT};
 use std::path::Path;
 
 /// The first eight bytes of every net file. The CR LF and the DOS end-of-file byte make a file
@@ -119,8 +119,8 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// The length of a file holding a net of this size.
-fn file_len(features: usize, hidden: usize) -> usize {
-    HEADER_LEN + 2 * features * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 4
+fn file_len(features: usize, hidden: usize, outputs: usize) -> usize {
+    HEADER_LEN + 2 * features * hidden + 2 * hidden + outputs * (2 * 2 * hidden + 4) + 4
 }
 
 /// Reads little-endian numbers from a byte slice whose length has been checked.
@@ -194,7 +194,7 @@ impl Network {
         let qa = r.u16();
         let qb = r.u16();
         let scale = r.u32();
-        let [activation, bucket_code, pad1, pad2] = r.take::<4>();
+        let [activation, bucket_code, output_count, men_per_bucket] = r.take::<4>();
         if features == 0 || features > MAX_FEATURES {
             return bad(format!(
                 "feature count {features} is not between 1 and {MAX_FEATURES}"
@@ -218,9 +218,13 @@ impl Network {
         if activation != ACTIVATION_SCRELU {
             return bad(format!("unknown activation code {activation}"));
         }
-        if [pad1, pad2] != [0, 0] {
-            return bad("reserved header bytes are not zero".into());
-        }
+        let Some(outputs) = OutputBuckets::from_header(output_count, men_per_bucket) else {
+            return bad(format!(
+                "output buckets {output_count} of {men_per_bucket} men: not 0, or 2 to {} \
+                 buckets of at least one man",
+                super::MAX_OUTPUT_BUCKETS
+            ));
+        };
         let buckets = KingBuckets::from_code(bucket_code)
             .ok_or(NetError::UnknownKingBuckets { code: bucket_code })?;
         if !features.is_multiple_of(buckets.count()) {
@@ -230,7 +234,7 @@ impl Network {
                 layout: buckets,
             });
         }
-        let expected = file_len(features, hidden);
+        let expected = file_len(features, hidden, outputs.count());
         if bytes.len() < expected {
             return Err(NetError::Truncated {
                 expected,
@@ -251,11 +255,11 @@ impl Network {
         debug_assert_eq!(r.at, HEADER_LEN);
         let ft_weights = r.i16s(features * hidden);
         let ft_bias = r.i16s(hidden);
-        let out_weights = r.i16s(2 * hidden);
+        let out_weights = r.i16s(outputs.count() * 2 * hidden);
         if let Some(w) = out_weights.iter().find(|w| w.abs() > MAX_OUT_WEIGHT) {
             return bad(format!("output weight {w} is beyond ±{MAX_OUT_WEIGHT}"));
         }
-        let out_bias = r.i32();
+        let out_bias = (0..outputs.count()).map(|_| r.i32()).collect();
         Ok(Network {
             variant,
             features,
@@ -266,6 +270,7 @@ impl Network {
             scale,
             ft_weights,
             ft_bias,
+            outputs,
             out_weights,
             out_bias,
         })
@@ -331,7 +336,8 @@ impl Network {
 
     /// The bytes of the net file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.features, self.hidden));
+        let mut out =
+            Vec::with_capacity(file_len(self.features, self.hidden, self.outputs.count()));
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         let mut name = [0u8; NAME_LEN];
@@ -342,7 +348,13 @@ impl Network {
         out.extend_from_slice(&self.qa.to_le_bytes());
         out.extend_from_slice(&self.qb.to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
-        out.extend_from_slice(&[ACTIVATION_SCRELU, self.buckets.code(), 0, 0]);
+        let [count, men_per_bucket] = self.outputs.header();
+        out.extend_from_slice(&[
+            ACTIVATION_SCRELU,
+            self.buckets.code(),
+            count,
+            men_per_bucket,
+        ]);
         debug_assert_eq!(out.len(), HEADER_LEN);
         for v in self
             .ft_weights
@@ -352,7 +364,9 @@ impl Network {
         {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out

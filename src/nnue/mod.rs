@@ -4,7 +4,8 @@
 //!
 //! Shape (see `docs/nnue.md`): sparse binary inputs -> `H` hidden units per perspective (one
 //! feature transformer shared by both perspectives) -> squared clipped ReLU -> both halves
-//! concatenated, side to move first -> one output, in centipawns.
+//! concatenated, side to move first -> one output, in centipawns (one of several output layers
+//! where the net has output buckets, chosen by the men on the board: [`OutputBuckets`]).
 //!
 //! - [`FloatNetwork`]: the `f32` network the trainer works on.
 //! - [`Network`]: the quantised network the engine evaluates with, loaded from and saved to a
@@ -22,12 +23,14 @@ mod buckets;
 mod float;
 mod format;
 mod network;
+mod outputs;
 pub mod train;
 
 pub use buckets::{KingBuckets, KingSquare, UnknownLayout};
 pub use float::{FloatNetwork, QuantReport};
 pub use format::{crc32, NetError, FORMAT_VERSION, MAGIC};
 pub use network::{Accumulator, Network};
+pub use outputs::{OutputBuckets, MAX_OUTPUT_BUCKETS};
 
 use crate::board::Color;
 
@@ -195,6 +198,19 @@ pub trait NnueFeatures {
     fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
         let _ = feature;
         None
+    }
+
+    /// How many men stand on the board (both sides, kings included; not those in hand or in
+    /// reserve): what picks a net's output bucket ([`OutputBuckets`]).
+    fn nnue_men(&self) -> u32;
+
+    /// The output bucket of this position under `layout`.
+    #[inline]
+    fn output_bucket(&self, layout: OutputBuckets) -> usize {
+        if !layout.is_bucketed() {
+            return 0;
+        }
+        layout.bucket(self.nnue_men())
     }
 
     /// Whether the game's nets may have king buckets: its positions say where each side's king

@@ -4,7 +4,7 @@
 //! identical to a refreshed one, and the loops run over fixed-size blocks of [`BLOCK`] values
 //! that the compiler turns into vector instructions (no `unsafe`, no intrinsics).
 
-use super::{KingBuckets, BLOCK};
+use super::{KingBuckets, OutputBuckets, BLOCK};
 
 /// A quantised network, as read from a net file.
 ///
@@ -28,9 +28,13 @@ pub struct Network {
     pub(crate) ft_weights: Vec<i16>,
     /// `hidden`.
     pub(crate) ft_bias: Vec<i16>,
-    /// `2 * hidden`: the side to move's half, then the other side's.
+    /// The output buckets: which output layer a position is evaluated with.
+    pub(crate) outputs: OutputBuckets,
+    /// `2 * hidden` per output bucket, bucket by bucket: the side to move's half, then the
+    /// other side's.
     pub(crate) out_weights: Vec<i16>,
-    pub(crate) out_bias: i32,
+    /// One per output bucket.
+    pub(crate) out_bias: Vec<i32>,
 }
 
 impl Network {
@@ -69,6 +73,17 @@ impl Network {
         }
     }
 
+    /// The output buckets of the net.
+    #[inline(always)]
+    pub fn output_buckets(&self) -> OutputBuckets {
+        self.outputs
+    }
+
+    /// The output in words: `one output`, or `8 output buckets of 4 men`.
+    pub fn outputs_in_words(&self) -> String {
+        self.outputs.to_string()
+    }
+
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -91,7 +106,9 @@ impl Network {
     }
 
     /// The evaluation in centipawns from the side to move's point of view, given the side to
-    /// move's accumulator and the other side's.
+    /// move's accumulator and the other side's, with the output layer of output bucket
+    /// `bucket` (the position's [`crate::nnue::NnueFeatures::output_bucket`]; 0 in a net of
+    /// one output).
     ///
     /// Each hidden value is clipped to `0..=qa` and squared (at most 255^2 = 65,025), then
     /// multiplied by its output weight (at most [`MAX_OUT_WEIGHT`](super::MAX_OUT_WEIGHT) =
@@ -99,27 +116,33 @@ impl Network {
     /// is summed exactly in `i32` lanes (which the compiler vectorises) and the blocks in an
     /// `i64`. Both bounds are checked when a net is read. The sum is in units of
     /// `qa * qa * qb` and is scaled to centipawns at the end (rounded toward zero).
-    pub fn evaluate(&self, stm: &Accumulator, nstm: &Accumulator) -> i32 {
+    ///
+    /// # Panics
+    /// If `bucket` is not below the net's output bucket count.
+    #[inline]
+    pub fn evaluate(&self, stm: &Accumulator, nstm: &Accumulator, bucket: usize) -> i32 {
         let h = self.hidden;
         debug_assert_eq!(stm.values.len(), h);
         debug_assert_eq!(nstm.values.len(), h);
-        let (ws, wn) = self.out_weights.split_at(h);
+        let layer = &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (ws, wn) = layer.split_at(h);
         let qa = self.qa as i16;
         let sum = simd::screlu_dot2(&stm.values, ws, &nstm.values, wn, qa);
         let qa = i64::from(self.qa);
-        let total = sum + i64::from(self.out_bias) * qa;
+        let total = sum + i64::from(self.out_bias[bucket]) * qa;
         let cp = total * i64::from(self.scale) / (qa * qa * i64::from(self.qb));
         cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
-    /// Evaluates from scratch: both accumulators refreshed from the feature lists. For tests,
-    /// the trainer's report and anything that does not keep accumulators.
-    pub fn evaluate_features(&self, stm: &[u32], nstm: &[u32]) -> i32 {
+    /// Evaluates from scratch: both accumulators refreshed from the feature lists, with output
+    /// bucket `bucket`. For tests, the trainer's report and anything that does not keep
+    /// accumulators.
+    pub fn evaluate_features(&self, stm: &[u32], nstm: &[u32], bucket: usize) -> i32 {
         let mut a = Accumulator::new(self);
         let mut b = Accumulator::new(self);
         a.refresh(self, stm);
         b.refresh(self, nstm);
-        self.evaluate(&a, &b)
+        self.evaluate(&a, &b, bucket)
     }
 }
 

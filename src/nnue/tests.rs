@@ -20,7 +20,7 @@ fn random_float_net(features: usize, hidden: usize, seed: u64) -> FloatNetwork {
     net.out_weights
         .iter_mut()
         .for_each(|w| *w = 0.5 * uniform(&mut rng));
-    net.out_bias = 0.3 * uniform(&mut rng);
+    net.out_bias = vec![0.3 * uniform(&mut rng)];
     net
 }
 
@@ -51,8 +51,8 @@ fn quantisation_errors(float: &FloatNetwork, net: &Network, seed: u64) -> (f32, 
     for _ in 0..n {
         let stm = random_features(&mut rng, float.features, 32);
         let nstm = random_features(&mut rng, float.features, 32);
-        let f = float.evaluate_cp(&stm, &nstm, net.scale() as f32);
-        let q = net.evaluate_features(&stm, &nstm) as f32;
+        let f = float.evaluate_cp(&stm, &nstm, 0, net.scale() as f32);
+        let q = net.evaluate_features(&stm, &nstm, 0) as f32;
         worst = worst.max((q - f).abs());
         total += (q - f).abs();
         spread += f.abs();
@@ -93,12 +93,12 @@ fn evaluation_is_exact_at_the_extremes() {
     let qa = i64::from(net.qa);
     for (w, b) in [(MAX_OUT_WEIGHT, i32::MAX), (-MAX_OUT_WEIGHT, i32::MIN)] {
         net.out_weights.fill(w);
-        net.out_bias = b;
+        net.out_bias = vec![b];
         net.validate().unwrap();
         let expected = (2 * hidden as i64 * qa * qa * i64::from(w) + i64::from(b) * qa)
             * i64::from(net.scale)
             / (qa * qa * i64::from(net.qb));
-        assert_eq!(i64::from(net.evaluate(&a, &a)), expected);
+        assert_eq!(i64::from(net.evaluate(&a, &a, 0)), expected);
     }
     // One step beyond is refused when the net is read.
     net.out_weights[7] = MAX_OUT_WEIGHT + 1;
@@ -180,8 +180,8 @@ fn a_net_round_trips_through_bytes_and_files() {
         let stm = random_features(&mut rng, 100, 30);
         let nstm = random_features(&mut rng, 100, 30);
         assert_eq!(
-            loaded.evaluate_features(&stm, &nstm),
-            net.evaluate_features(&stm, &nstm)
+            loaded.evaluate_features(&stm, &nstm, 0),
+            net.evaluate_features(&stm, &nstm, 0)
         );
     }
     // From a 'static slice, as an embedded net will be.
@@ -286,7 +286,7 @@ fn synthetic_data(n: usize, seed: u64) -> Dataset {
         let p = 1.0 / (1.0 + (-score / 400.0).exp());
         let u = (uniform(&mut rng) + 1.0) / 2.0;
         let result = if u < p { 1 } else { -1 };
-        data.push(&stm, &nstm, score.round() as i16, result)
+        data.push(&stm, &nstm, stm.len() as u32, score.round() as i16, result)
             .unwrap();
     }
     data
@@ -322,10 +322,10 @@ fn training_learns_a_learnable_problem() {
     let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
     for i in 0..data.len() {
         let (stm, nstm) = data.features(i);
-        let f = out.float.evaluate_cp(stm, nstm, DEFAULT_SCALE as f32);
+        let f = out.float.evaluate_cp(stm, nstm, 0, DEFAULT_SCALE as f32);
         let stm: Vec<u32> = stm.iter().map(|&x| u32::from(x)).collect();
         let nstm: Vec<u32> = nstm.iter().map(|&x| u32::from(x)).collect();
-        let q = out.network.evaluate_features(&stm, &nstm) as f32;
+        let q = out.network.evaluate_features(&stm, &nstm, 0) as f32;
         worst = worst.max((q - f).abs());
         total += (q - f).abs();
         spread += f.abs();
@@ -390,8 +390,8 @@ fn bad_settings_are_refused() {
         assert!(train::train(&data, &cfg, "chess", &mut Silent).is_err());
     }
     let mut d = Dataset::new(10);
-    assert!(d.push(&[10], &[], 0, 0).is_err(), "feature out of range");
-    assert!(d.push(&[1], &[2], 0, 2).is_err(), "result out of range");
+    assert!(d.push(&[10], &[], 1, 0, 0).is_err(), "feature out of range");
+    assert!(d.push(&[1], &[2], 2, 0, 2).is_err(), "result out of range");
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn the_hand_written_yardstick_finds_the_scale_that_fits() {
     let mut data = Dataset::new(8);
     for _ in 0..2000 {
         let e = (rng.next_u64() % 1601) as i32 - 800;
-        data.push(&[1], &[2], (2 * e) as i16, 0).unwrap();
+        data.push(&[1], &[2], 2, (2 * e) as i16, 0).unwrap();
         data.push_reference(Some(e));
     }
     let all: Vec<u32> = (0..data.len() as u32).collect();
@@ -415,9 +415,9 @@ fn the_hand_written_yardstick_finds_the_scale_that_fits() {
     assert!(with_results > 0.01, "loss with results {with_results}");
 
     // One position without an evaluation and the dataset has no yardstick at all.
-    data.push(&[1], &[2], 0, 0).unwrap();
+    data.push(&[1], &[2], 2, 0, 0).unwrap();
     data.push_reference(None);
-    data.push(&[1], &[2], 0, 0).unwrap();
+    data.push(&[1], &[2], 2, 0, 0).unwrap();
     data.push_reference(Some(10));
     assert_eq!(data.reference(0), None);
     let all: Vec<u32> = (0..data.len() as u32).collect();
@@ -461,7 +461,7 @@ fn thinning_keeps_every_dense_position_and_a_share_of_the_sparse_ones_in_order()
     let dense: Vec<u32> = (0..20).collect();
     for i in 0..10_000 {
         let f: &[u32] = if i % 2 == 0 { &[1, 2] } else { &dense };
-        data.push(f, f, i as i16, (i % 3) as i8 - 1).unwrap();
+        data.push(f, f, 2, i as i16, (i % 3) as i8 - 1).unwrap();
         data.push_reference(Some(-i));
     }
     let thin = data.thin(16, 0.25, 7);
@@ -507,8 +507,8 @@ fn a_quantised_net_converts_back_to_the_float_net_it_stands_for() {
             random_features(&mut rng, 300, 20),
             random_features(&mut rng, 300, 20),
         );
-        let at = back.evaluate_cp(&a, &b, DEFAULT_SCALE as f32);
-        let at_double = doubled.evaluate_cp(&a, &b, 2.0 * DEFAULT_SCALE as f32);
+        let at = back.evaluate_cp(&a, &b, 0, DEFAULT_SCALE as f32);
+        let at_double = doubled.evaluate_cp(&a, &b, 0, 2.0 * DEFAULT_SCALE as f32);
         assert!(
             (at - at_double).abs() < 0.01 * (1.0 + at.abs()),
             "{at} {at_double}"
@@ -529,7 +529,10 @@ fn a_remapped_net_keeps_the_rows_it_is_given_and_starts_the_others_at_zero() {
             random_features(&mut rng, 100, 12),
         );
         let shift = |v: &[u32]| v.iter().map(|&f| 149 - f).collect::<Vec<u32>>();
-        assert_eq!(net.forward(&a, &b), moved.forward(&shift(&a), &shift(&b)));
+        assert_eq!(
+            net.forward(&a, &b, 0),
+            moved.forward(&shift(&a), &shift(&b), 0)
+        );
     }
     assert!(moved.ft_weights[..50 * 16].iter().all(|&w| w == 0.0));
 }
@@ -626,9 +629,9 @@ fn king_bucket_layouts_are_stored_in_the_header_and_checked_on_load() {
     assert!(float
         .quantise("chess", DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE)
         .is_err());
-    // The last two header bytes stay reserved.
-    let e = Network::from_bytes(&with_header_byte(&bytes, 62, 1)).unwrap_err();
-    assert!(e.to_string().contains("reserved"), "{e}");
+    // Bytes 62 and 63 are the output buckets: a width without a count is refused.
+    let e = Network::from_bytes(&with_header_byte(&bytes, 63, 4)).unwrap_err();
+    assert!(e.to_string().contains("output buckets"), "{e}");
 }
 
 #[test]
@@ -643,11 +646,11 @@ fn the_factoriser_stands_for_the_merged_rows() {
     for _ in 0..50 {
         let stm = random_features(&mut rng, base, 12);
         let nstm = random_features(&mut rng, base, 12);
-        let want = plain.forward(&stm, &nstm);
+        let want = plain.forward(&stm, &nstm, 0);
         for (b, c) in [(0, 0), (1, 3), (2, 2), (3, 1)] {
             let s: Vec<u32> = stm.iter().map(|&f| f + b * base as u32).collect();
             let n: Vec<u32> = nstm.iter().map(|&f| f + c * base as u32).collect();
-            assert_eq!(fact.forward(&s, &n), want);
+            assert_eq!(fact.forward(&s, &n, 0), want);
         }
     }
     let merged = fact.merged();
@@ -667,11 +670,135 @@ fn the_factoriser_stands_for_the_merged_rows() {
     for _ in 0..50 {
         let stm = random_features(&mut rng, 4 * base, 12);
         let nstm = random_features(&mut rng, 4 * base, 12);
-        let (a, b) = (fact.forward(&stm, &nstm), merged.forward(&stm, &nstm));
+        let (a, b) = (fact.forward(&stm, &nstm, 0), merged.forward(&stm, &nstm, 0));
         assert!((a - b).abs() < 1e-4, "{a} vs {b}");
     }
     // A bucketed net factorised again keeps its rows as the buckets' own.
     let again = merged.factorised(KingBuckets::Zones4, base);
     assert!(again.ft_weights[4 * base * 16..].iter().all(|&w| w == 0.0));
     assert_eq!(again.merged(), merged);
+}
+
+#[test]
+fn output_buckets_are_stored_in_the_header_and_each_evaluates_with_its_own_layer() {
+    let layout = OutputBuckets::for_game(4, 32);
+    let plain = random_float_net(90, 16, 5);
+    let mut float = plain.with_outputs(layout);
+    // Copied from a net of one output, every bucket computes what the net did.
+    let mut rng = SplitMix64::new(5);
+    let (stm, nstm) = (
+        random_features(&mut rng, 90, 12),
+        random_features(&mut rng, 90, 12),
+    );
+    for b in 0..4 {
+        assert_eq!(float.forward(&stm, &nstm, b), plain.forward(&stm, &nstm, 0));
+    }
+    // Bucket 2 (17 to 24 men) gets a layer of its own.
+    let h = float.hidden;
+    float.out_weights[2 * 2 * h..3 * 2 * h]
+        .iter_mut()
+        .for_each(|w| *w = 0.5 * uniform(&mut rng));
+    float.out_bias[2] = -0.4;
+    let one = quantised(&plain, "chess");
+    let net = quantised(&float, "chess");
+    let bytes = net.to_bytes();
+    // The header holds the count and the width; each extra bucket adds one output layer (2 H
+    // weights of two bytes and a four-byte bias).
+    assert_eq!(bytes[62..64], [4, 8]);
+    assert_eq!(one.to_bytes()[62..64], [0, 0]);
+    assert_eq!(bytes.len(), one.to_bytes().len() + 3 * (4 * h + 4));
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.output_buckets(), layout);
+    assert_eq!(
+        (layout.bucket(16), layout.bucket(17), layout.bucket(24)),
+        (1, 2, 2)
+    );
+    let (s, n): (Vec<u32>, Vec<u32>) = (stm.clone(), nstm.clone());
+    for b in [0, 1, 3] {
+        assert_eq!(
+            back.evaluate_features(&s, &n, b),
+            one.evaluate_features(&s, &n, 0)
+        );
+    }
+    assert_ne!(
+        back.evaluate_features(&s, &n, 2),
+        one.evaluate_features(&s, &n, 0)
+    );
+    // A file that lost its last bucket's layer is truncated, not misread.
+    let header_only = with_header_byte(&one.to_bytes(), 62, 4);
+    assert!(matches!(
+        Network::from_bytes(&header_only),
+        Err(NetError::BadHeader(_)) | Err(NetError::Truncated { .. })
+    ));
+    let mut cut = bytes[..bytes.len() - 4 - (4 * h + 4)].to_vec();
+    let crc = crc32(&cut);
+    cut.extend_from_slice(&crc.to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&cut),
+        Err(NetError::Truncated { .. })
+    ));
+}
+
+/// Positions whose score depends only on the men on the board, not on the features: a net of
+/// one output cannot tell them apart, a net with output buckets can.
+fn men_only_data(n: usize, seed: u64) -> Dataset {
+    let mut rng = SplitMix64::new(seed);
+    let mut data = Dataset::new(64);
+    for _ in 0..n {
+        let stm = random_features(&mut rng, 64, 8);
+        let nstm = random_features(&mut rng, 64, 8);
+        let men = 2 + (rng.next_u64() % 31) as u32;
+        let score: i16 = if men <= 16 { 300 } else { -300 };
+        data.push(&stm, &nstm, men, score, 0).unwrap();
+    }
+    data
+}
+
+#[test]
+fn output_buckets_learn_what_the_men_on_the_board_decide() {
+    let data = men_only_data(3000, 9);
+    let run = |outputs| {
+        let cfg = TrainConfig {
+            outputs,
+            ..small_config()
+        };
+        train::train(&data, &cfg, "chess", &mut Silent).unwrap()
+    };
+    let one = run(OutputBuckets::ONE);
+    let four = run(OutputBuckets::for_game(4, 32));
+    let (l1, l4) = (
+        one.quantised_validation_loss.unwrap(),
+        four.quantised_validation_loss.unwrap(),
+    );
+    eprintln!("validation loss: one output {l1:.5}, four buckets {l4:.5}");
+    // sigmoid(300/400) = 0.68: one output can at best say 0.5 for all, a loss of 0.033.
+    assert!(l1 > 0.025, "{l1}");
+    assert!(l4 < l1 / 10.0, "{l4} vs {l1}");
+    assert_eq!(four.network.output_buckets().count(), 4);
+}
+
+#[test]
+fn a_training_keeps_the_output_buckets_of_its_starting_net() {
+    let data = men_only_data(300, 4);
+    let layout = OutputBuckets::for_game(4, 32);
+    let start = random_float_net(64, 32, 4).with_outputs(layout);
+    let cfg = |outputs| TrainConfig {
+        init: Some(start.clone()),
+        outputs,
+        epochs: 1,
+        ..small_config()
+    };
+    assert!(train::train(&data, &cfg(layout), "chess", &mut Silent).is_ok());
+    let e = train::train(
+        &data,
+        &cfg(OutputBuckets::for_game(8, 32)),
+        "chess",
+        &mut Silent,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, train::TrainError::StartingOutputs { .. }),
+        "{e}"
+    );
 }

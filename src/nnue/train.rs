@@ -13,7 +13,7 @@
 
 use super::float::{add_assign, FloatNetwork, FT_CLIP, OUT_CLIP};
 use super::network::{Accumulator, Network};
-use super::{KingBuckets, NetError, MAX_FEATURES, MAX_HIDDEN};
+use super::{KingBuckets, NetError, OutputBuckets, MAX_FEATURES, MAX_HIDDEN};
 use super::{QuantReport, BLOCK, DEFAULT_HIDDEN, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
 use crate::board::zobrist::{mix64, SplitMix64};
 use rayon::prelude::*;
@@ -88,6 +88,13 @@ pub enum TrainError {
         features: usize,
         hidden: usize,
     },
+    /// The starting net has output buckets other than the training's (a net of one output
+    /// may start any layout).
+    #[error("the starting net has {net}, the training {wanted}")]
+    StartingOutputs {
+        net: OutputBuckets,
+        wanted: OutputBuckets,
+    },
     #[error("the game has no features")]
     NoFeatures,
     /// The data's feature indices are not a whole number of feature sets, one per bucket.
@@ -111,6 +118,10 @@ pub trait PositionFeatures: Sync {
     /// bucket (the game's own count times the buckets').
     fn feature_count(&self) -> usize;
 
+    /// The men on the board of the game's start position: what output buckets are sized by
+    /// ([`super::OutputBuckets::for_game`]).
+    fn start_men(&self) -> u32;
+
     /// Whether the game's nets may have king buckets
     /// ([`super::NnueFeatures::has_king_buckets`]).
     fn has_king_buckets(&self) -> bool {
@@ -118,24 +129,25 @@ pub trait PositionFeatures: Sync {
     }
 
     /// Clears `stm` and `nstm` and fills them with the features seen from the side to move and
-    /// from the other side; an error if the FEN is not a position of the game.
+    /// from the other side, and answers the men on the board (what picks the output bucket:
+    /// [`super::NnueFeatures::nnue_men`]); an error if the FEN is not a position of the game.
     fn features(
         &self,
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<(), RecordError>;
+    ) -> Result<u32, RecordError>;
 
     /// As [`PositionFeatures::features`], and also the game's hand-written evaluation of the
     /// position (centipawns, side to move's view) where the source has one: the yardstick a net
-    /// must beat ([`reference_loss`]). Reads the FEN once.
+    /// must beat ([`reference_loss`]). Reads the FEN once. `(men, evaluation)`.
     fn features_and_reference(
         &self,
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<Option<i32>, RecordError> {
-        self.features(fen, stm, nstm).map(|()| None)
+    ) -> Result<(u32, Option<i32>), RecordError> {
+        self.features(fen, stm, nstm).map(|men| (men, None))
     }
 
     /// What a feature stands for ([`super::NnueFeatures::feature_meaning`]).
@@ -145,8 +157,9 @@ pub trait PositionFeatures: Sync {
     }
 }
 
-/// One position's features: the side to move's, the other side's.
-type FeaturePair = (Vec<u32>, Vec<u32>);
+/// One position's features (the side to move's, the other side's), its men on the board and
+/// its hand-written evaluation, as a record is read.
+type ReadPosition = ((Vec<u32>, Vec<u32>), u32, Option<i32>);
 
 /// Training positions as feature lists, ready for the epochs.
 #[derive(Clone, Debug, Default)]
@@ -159,6 +172,8 @@ pub struct Dataset {
     offsets: Vec<u32>,
     score: Vec<i16>,
     result: Vec<i8>,
+    /// Men on the board of every position (saturating at 255): the output bucket's input.
+    men: Vec<u8>,
     max_active: usize,
     /// The hand-written evaluation of every position, when every record had one (empty
     /// otherwise).
@@ -195,11 +210,12 @@ impl Dataset {
         self.max_active
     }
 
-    /// Adds a position.
+    /// Adds a position with `men` men on the board.
     pub fn push(
         &mut self,
         stm: &[u32],
         nstm: &[u32],
+        men: u32,
         score: i16,
         result: i8,
     ) -> Result<(), RecordError> {
@@ -220,17 +236,19 @@ impl Dataset {
         self.store(
             stm.iter().map(|&f| f as u16),
             nstm.iter().map(|&f| f as u16),
+            men.min(255) as u8,
             score,
             result,
         );
         Ok(())
     }
 
-    /// Appends a position already checked: its features (in range), score and result.
+    /// Appends a position already checked: its features (in range), men, score and result.
     fn store(
         &mut self,
         stm: impl ExactSizeIterator<Item = u16>,
         nstm: impl ExactSizeIterator<Item = u16>,
+        men: u8,
         score: i16,
         result: i8,
     ) {
@@ -241,6 +259,7 @@ impl Dataset {
         self.offsets.push(self.feats.len() as u32);
         self.score.push(score);
         self.result.push(result);
+        self.men.push(men);
     }
 
     /// Reads records and computes their features, in parallel blocks on the current rayon pool.
@@ -289,12 +308,13 @@ impl Dataset {
                 block.push(r.map_err(|error| DatasetError::Source { number: n, error })?);
             }
             let first = data.len() - start;
-            let features: Vec<Result<(FeaturePair, Option<i32>), RecordError>> = block
+            let features: Vec<Result<ReadPosition, RecordError>> = block
                 .par_iter()
                 .map(|r| {
                     let (mut stm, mut nstm) = (Vec::new(), Vec::new());
-                    let reference = source.features_and_reference(&r.fen, &mut stm, &mut nstm)?;
-                    Ok(((stm, nstm), reference))
+                    let (men, reference) =
+                        source.features_and_reference(&r.fen, &mut stm, &mut nstm)?;
+                    Ok(((stm, nstm), men, reference))
                 })
                 .collect();
             for (i, (r, f)) in block.iter().zip(features).enumerate() {
@@ -303,8 +323,8 @@ impl Dataset {
                     fen: r.fen.clone(),
                     error,
                 };
-                let ((stm, nstm), reference) = f.map_err(at)?;
-                data.push(&stm, &nstm, r.score, r.result).map_err(at)?;
+                let ((stm, nstm), men, reference) = f.map_err(at)?;
+                data.push(&stm, &nstm, men, r.score, r.result).map_err(at)?;
                 data.push_reference(reference);
             }
             progress(data.len() - start);
@@ -360,6 +380,12 @@ impl Dataset {
         (self.score[i], self.result[i])
     }
 
+    /// The men on the board of position `i`.
+    #[inline]
+    pub fn men(&self, i: usize) -> u32 {
+        u32::from(self.men[i])
+    }
+
     /// The dataset with positions of fewer than `below` active features (in the side to
     /// move's perspective: the pieces, in most games) kept only with probability `keep`, in
     /// their order, each kept or not by a hash of `seed` and its index. Self-play spends most
@@ -374,7 +400,13 @@ impl Dataset {
             let drawn = mix64(seed ^ 0x7468_696e ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             if stm.len() >= below || drawn < threshold {
                 let (score, result) = self.label(i);
-                out.store(stm.iter().copied(), nstm.iter().copied(), score, result);
+                out.store(
+                    stm.iter().copied(),
+                    nstm.iter().copied(),
+                    self.men[i],
+                    score,
+                    result,
+                );
                 if keep_reference {
                     out.reference.push(self.reference[i]);
                 }
@@ -411,6 +443,9 @@ pub struct TrainConfig {
     /// trains with the factoriser: every bucket's rows plus rows shared by all buckets, merged
     /// into the net that is saved.
     pub buckets: KingBuckets,
+    /// The output buckets of the trained net. A starting net of one output starts every
+    /// bucket as its output layer ([`FloatNetwork::with_outputs`]).
+    pub outputs: OutputBuckets,
 }
 
 /// Defaults of the settings (the reasons are in `docs/nnue.md`).
@@ -433,6 +468,7 @@ impl Default for TrainConfig {
             seed: 1,
             init: None,
             buckets: KingBuckets::None,
+            outputs: OutputBuckets::ONE,
         }
     }
 }
@@ -519,8 +555,9 @@ struct SliceGrad {
     touched: Vec<bool>,
     rows: Vec<u32>,
     ft_bias: Vec<f32>,
+    /// Every output bucket's weights, as the net holds them.
     out: Vec<f32>,
-    out_bias: f32,
+    out_bias: Vec<f32>,
     loss: f64,
     acc_s: Vec<f32>,
     acc_n: Vec<f32>,
@@ -529,14 +566,14 @@ struct SliceGrad {
 }
 
 impl SliceGrad {
-    fn new(features: usize, hidden: usize) -> SliceGrad {
+    fn new(features: usize, hidden: usize, outputs: usize) -> SliceGrad {
         SliceGrad {
             ft: vec![0.0; features * hidden],
             touched: vec![false; features],
             rows: Vec::new(),
             ft_bias: vec![0.0; hidden],
-            out: vec![0.0; 2 * hidden],
-            out_bias: 0.0,
+            out: vec![0.0; outputs * 2 * hidden],
+            out_bias: vec![0.0; outputs],
             loss: 0.0,
             acc_s: vec![0.0; hidden],
             acc_n: vec![0.0; hidden],
@@ -554,7 +591,7 @@ impl SliceGrad {
         self.rows.clear();
         self.ft_bias.fill(0.0);
         self.out.fill(0.0);
-        self.out_bias = 0.0;
+        self.out_bias.fill(0.0);
         self.loss = 0.0;
     }
 
@@ -564,13 +601,14 @@ impl SliceGrad {
         let (stm, nstm) = data.features(i);
         net.accumulate(stm, &mut self.acc_s);
         net.accumulate(nstm, &mut self.acc_n);
-        let y = net.output(&self.acc_s, &self.acc_n);
+        let bucket = net.outputs.bucket(data.men(i));
+        let y = net.output(&self.acc_s, &self.acc_n, bucket);
         let (score, result) = data.label(i);
         let (loss, gy) = loss_and_grad(y, score, result, cfg.scale, cfg.wdl);
         self.loss += f64::from(loss);
-        self.out_bias += gy;
-        let (ws, wn) = net.out_weights.split_at(h);
-        let (gs, gn) = self.out.split_at_mut(h);
+        self.out_bias[bucket] += gy;
+        let (ws, wn) = net.out_layer(bucket).split_at(h);
+        let (gs, gn) = self.out[bucket * 2 * h..(bucket + 1) * 2 * h].split_at_mut(h);
         backward_half(&self.acc_s, ws, gy, gs, &mut self.d_s);
         backward_half(&self.acc_n, wn, gy, gn, &mut self.d_n);
         add_assign(&mut self.ft_bias, &self.d_s);
@@ -665,7 +703,7 @@ fn apply(
     let inv = 1.0 / n as f32;
     let [m_ft, m_ftb, m_out, m_outb] = adam_state;
     // The small vectors: summed slice by slice, in order.
-    let mut g = vec![0.0f32; 2 * h];
+    let mut g = vec![0.0f32; net.out_weights.len()];
     for s in slices {
         add_assign(&mut g, &s.out);
     }
@@ -691,10 +729,14 @@ fn apply(
         step,
         f32::INFINITY,
     );
-    let gb = slices.iter().map(|s| s.out_bias).sum::<f32>() * inv;
+    let mut gb = vec![0.0f32; net.out_bias.len()];
+    for s in slices {
+        add_assign(&mut gb, &s.out_bias);
+    }
+    gb.iter_mut().for_each(|x| *x *= inv);
     adam(
-        std::slice::from_mut(&mut net.out_bias),
-        &[gb],
+        &mut net.out_bias,
+        &gb,
         &mut m_outb.m,
         &mut m_outb.v,
         step,
@@ -743,7 +785,7 @@ fn float_loss(net: &FloatNetwork, data: &Dataset, positions: &[u32], cfg: &Setti
                 net.accumulate(stm, &mut a);
                 net.accumulate(nstm, &mut b);
                 let (score, result) = data.label(i as usize);
-                let y = net.output(&a, &b);
+                let y = net.output(&a, &b, net.outputs.bucket(data.men(i as usize)));
                 sum += f64::from(loss_and_grad(y, score, result, cfg.scale, cfg.wdl).0);
             }
             sum
@@ -772,7 +814,8 @@ fn quantised_loss(net: &Network, data: &Dataset, positions: &[u32], cfg: &Settin
                 fb.extend(nstm.iter().map(|&f| u32::from(f)));
                 a.refresh(net, &fa);
                 b.refresh(net, &fb);
-                let y = net.evaluate(&a, &b) as f32 / cfg.scale;
+                let bucket = net.output_buckets().bucket(data.men(i as usize));
+                let y = net.evaluate(&a, &b, bucket) as f32 / cfg.scale;
                 let (score, result) = data.label(i as usize);
                 sum += f64::from(loss_and_grad(y, score, result, cfg.scale, cfg.wdl).0);
             }
@@ -832,6 +875,12 @@ fn check_config(cfg: &TrainConfig, data: &Dataset) -> Result<(), TrainError> {
             (shared, true) => shared == base && init.features == rows + base,
             _ => false,
         };
+        if init.outputs != cfg.outputs && init.outputs.is_bucketed() {
+            return Err(TrainError::StartingOutputs {
+                net: init.outputs,
+                wanted: cfg.outputs,
+            });
+        }
         if !layout_fits || init.hidden != cfg.hidden {
             return Err(TrainError::StartingNet {
                 net_features: init.features,
@@ -966,16 +1015,17 @@ pub fn train(
         // A new bucketed net: random shared rows, every bucket's own at zero.
         None => FloatNetwork::new_random(base, hidden, cfg.seed),
     };
-    let mut net = net.factorised(cfg.buckets, base);
+    let mut net = net.factorised(cfg.buckets, base).with_outputs(cfg.outputs);
     let features = net.features;
+    let outputs = cfg.outputs.count();
     let mut moments = [
         Moments::new(features * hidden),
         Moments::new(hidden),
-        Moments::new(2 * hidden),
-        Moments::new(1),
+        Moments::new(outputs * 2 * hidden),
+        Moments::new(outputs),
     ];
     let mut slices: Vec<SliceGrad> = (0..SLICES)
-        .map(|_| SliceGrad::new(features, hidden))
+        .map(|_| SliceGrad::new(features, hidden, outputs))
         .collect();
     let batches_per_epoch = train_set.len().div_ceil(cfg.batch);
     let total_steps = (batches_per_epoch * cfg.epochs).max(1);

@@ -109,7 +109,10 @@ impl<'a> NnueStack<'a> {
         }
         let stm = pos.side_to_move();
         let acc = &self.plies[ply].acc;
-        let v = self.net.evaluate(&acc[stm.index()], &acc[(!stm).index()]);
+        let bucket = pos.output_bucket(self.net.output_buckets());
+        let v = self
+            .net
+            .evaluate(&acc[stm.index()], &acc[(!stm).index()], bucket);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -167,8 +170,12 @@ mod tests {
             a.refresh(net, &f);
             a
         };
-        net.evaluate(&acc(side), &acc(!side))
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        net.evaluate(
+            &acc(side),
+            &acc(!side),
+            pos.output_bucket(net.output_buckets()),
+        )
+        .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Walks random lines as a search does (moves and null moves down, unmakes back up, the

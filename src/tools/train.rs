@@ -19,7 +19,8 @@ use crate::nnue::train::{
     TrainObserver, TrainingRecord,
 };
 use crate::nnue::{
-    FeatureMeaning, FloatNetwork, KingBuckets, NetError, Network, DEFAULT_HIDDEN, DEFAULT_SCALE,
+    FeatureMeaning, FloatNetwork, KingBuckets, NetError, Network, OutputBuckets, DEFAULT_HIDDEN,
+    DEFAULT_SCALE, MAX_OUTPUT_BUCKETS,
 };
 use crate::tools::datagen::DataError;
 use indicatif::ProgressBar;
@@ -82,6 +83,12 @@ pub struct TrainArgs {
     /// own). With `--init` from a net of one bucket, every bucket starts as that net.
     #[arg(long, value_name = "LAYOUT", default_value_t = KingBuckets::None)]
     pub king_buckets: KingBuckets,
+    /// Output buckets: N output layers (1 to 16), one per range of men on the board, the
+    /// ranges sharing out the start position's men (see `docs/nnue.md`, "Output buckets").
+    /// With `--init` from a net of one output, every bucket starts as its output layer.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(1..=MAX_OUTPUT_BUCKETS as i64))]
+    pub output_buckets: u8,
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -182,6 +189,16 @@ pub enum InitError {
         found: KingBuckets,
         wanted: KingBuckets,
     },
+    /// The net's output buckets are not the training's.
+    #[error(
+        "--init {file} has {found}, the training {wanted} (a net of one output starts any \
+         output buckets; a net with output buckets only its own)"
+    )]
+    Outputs {
+        file: String,
+        found: OutputBuckets,
+        wanted: OutputBuckets,
+    },
     #[error("--init {file} has {found} features, {game} has {expected}")]
     FeatureCount {
         file: String,
@@ -217,13 +234,18 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         self.0.has_king_buckets()
     }
 
+    fn start_men(&self) -> u32 {
+        self.0.nnue_men()
+    }
+
     fn features(
         &self,
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<(), RecordError> {
-        self.features_and_reference(fen, stm, nstm).map(|_| ())
+    ) -> Result<u32, RecordError> {
+        self.features_and_reference(fen, stm, nstm)
+            .map(|(men, _)| men)
     }
 
     fn features_and_reference(
@@ -231,7 +253,7 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         fen: &str,
         stm: &mut Vec<u32>,
         nstm: &mut Vec<u32>,
-    ) -> Result<Option<i32>, RecordError> {
+    ) -> Result<(u32, Option<i32>), RecordError> {
         let pos = self
             .0
             .with_fen(fen)
@@ -241,7 +263,7 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
         nstm.clear();
         pos.bucketed_features(self.1, side, stm);
         pos.bucketed_features(self.1, !side, nstm);
-        Ok(Some(pos.evaluate()))
+        Ok((pos.nnue_men(), Some(pos.evaluate())))
     }
 
     fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
@@ -260,7 +282,8 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
 /// to `hidden` ([`FloatNetwork::widen`], the new units' feature weights drawn from `seed` as the
 /// trainer draws a new net's). A training with king buckets (`buckets`) starts from a net of
 /// one bucket (the trainer then starts every bucket as it) or from a net of the same layout; a
-/// bucketed net starts only a training of its own layout.
+/// bucketed net starts only a training of its own layout. Output buckets alike (`outputs`).
+#[allow(clippy::too_many_arguments)]
 pub fn starting_net(
     path: &Path,
     variant: &'static VariantInfo,
@@ -269,6 +292,7 @@ pub fn starting_net(
     scale: u32,
     seed: u64,
     buckets: KingBuckets,
+    outputs: OutputBuckets,
 ) -> Result<(FloatNetwork, String), InitError> {
     train::check_hidden(hidden).map_err(InitError::HiddenSize)?;
     let name = path.display();
@@ -291,6 +315,13 @@ pub fn starting_net(
             file: name.to_string(),
             found: net.king_buckets(),
             wanted: buckets,
+        });
+    }
+    if net.output_buckets().is_bucketed() && net.output_buckets() != outputs {
+        return Err(InitError::Outputs {
+            file: name.to_string(),
+            found: net.output_buckets(),
+            wanted: outputs,
         });
     }
     let expected = source
@@ -324,6 +355,9 @@ pub fn starting_net(
             "{said}; every king bucket ({buckets}) starts as it: its weights are the shared \
              ones, the buckets' own start at zero"
         );
+    }
+    if outputs.is_bucketed() && !net.output_buckets().is_bucketed() {
+        said = format!("{said}; each of the {outputs} starts as its output layer");
     }
     if let Some(source) = source {
         return Ok(remapped(float, source.as_ref(), target, said));
@@ -677,6 +711,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         ));
     }
     let source = features_in_buckets(variant, layout).map_err(|e| e.to_string())?;
+    let outputs = OutputBuckets::for_game(usize::from(args.output_buckets), plain.start_men());
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -696,6 +731,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
         init: None,
         buckets: layout,
+        outputs,
     };
     let mut console = Console::new(args.quiet);
     if let Some(path) = &args.init {
@@ -707,6 +743,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.scale,
             args.seed,
             layout,
+            outputs,
         )
         .map_err(|e| e.to_string())?;
         console.say(&said);
@@ -794,10 +831,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             ));
         }
         console.say(&format!(
-            "wrote {} ({}, {} hidden, {} training and {} validation positions, {})",
+            "wrote {} ({}, {} hidden, {}, {} training and {} validation positions, {})",
             args.out.display(),
             out.network.inputs_in_words(),
             out.network.hidden(),
+            out.network.outputs_in_words(),
             out.train_positions,
             out.validation_positions,
             duration(started.elapsed())
@@ -963,7 +1001,7 @@ mod tests {
         for b in &mut net.ft_bias {
             *b = (rng.next_u64() % 601) as f32 / 1000.0 - 0.3;
         }
-        net.out_bias = 0.125;
+        net.out_bias = vec![0.125];
         net
     }
 
@@ -983,13 +1021,13 @@ mod tests {
         assert!(wide.out_weights[48..].iter().all(|&w| w == 0.0));
         assert!(wide.ft_weights[16..32].iter().any(|&w| w != 0.0));
         for (stm, nstm) in chess_positions() {
-            let (before, after) = (narrow.forward(&stm, &nstm), wide.forward(&stm, &nstm));
+            let (before, after) = (narrow.forward(&stm, &nstm, 0), wide.forward(&stm, &nstm, 0));
             // The new units add exact zeros to the same sums: equal to the bit.
             assert_eq!(before, after, "{stm:?}");
             assert!(before.abs() > 0.01, "a near-zero output would prove little");
             // The two perspectives' halves are not interchangeable: swapping the sides
             // changes the output, so a half put in the other's place would have been seen.
-            assert_ne!(before, narrow.forward(&nstm, &stm));
+            assert_ne!(before, narrow.forward(&nstm, &stm, 0));
         }
     }
 
@@ -1011,8 +1049,8 @@ mod tests {
         for (stm, nstm) in chess_positions() {
             // Exactly equal, not within rounding: the old units quantise to the same integers,
             // the new units' output weights to 0, and the integer sums are exact.
-            let want = narrow_q.evaluate_features(&stm, &nstm);
-            assert_eq!(wide_q.evaluate_features(&stm, &nstm), want);
+            let want = narrow_q.evaluate_features(&stm, &nstm, 0);
+            assert_eq!(wide_q.evaluate_features(&stm, &nstm, 0), want);
             assert!(want != 0, "a zero evaluation would prove little");
         }
     }
@@ -1037,8 +1075,8 @@ mod tests {
         assert_eq!(wide.hidden(), 256);
         for (stm, nstm) in chess_positions() {
             assert_eq!(
-                wide.evaluate_features(&stm, &nstm),
-                net.evaluate_features(&stm, &nstm)
+                wide.evaluate_features(&stm, &nstm, 0),
+                net.evaluate_features(&stm, &nstm, 0)
             );
         }
     }
@@ -1061,6 +1099,7 @@ mod tests {
                 400,
                 1,
                 KingBuckets::None,
+                OutputBuckets::ONE,
             )
         };
         // The same size: the net as it is.
@@ -1116,6 +1155,7 @@ mod tests {
                 400,
                 8,
                 KingBuckets::None,
+                OutputBuckets::ONE,
             )
             .unwrap();
             let cfg = TrainConfig {
@@ -1175,6 +1215,7 @@ mod tests {
                 net.scale(),
                 1,
                 layout,
+                OutputBuckets::ONE,
             )
             .unwrap();
             assert!(said.contains("every king bucket"), "{said}");
@@ -1190,17 +1231,17 @@ mod tests {
                 bucketed.features(fen, &mut bs, &mut bn).unwrap();
                 seen.insert(bs[0] as usize / 768);
                 seen.insert(bn[0] as usize / 768);
-                assert_eq!(fact.forward(&bs, &bn), old_float.forward(&stm, &nstm));
+                assert_eq!(fact.forward(&bs, &bn, 0), old_float.forward(&stm, &nstm, 0));
                 assert_eq!(
-                    q.evaluate_features(&bs, &bn),
-                    net.evaluate_features(&stm, &nstm)
+                    q.evaluate_features(&bs, &bn, 0),
+                    net.evaluate_features(&stm, &nstm, 0)
                 );
                 // Every bucket, not only the position's own, holds the old net.
                 for b in 0..layout.count() {
                     let (s, n) = (in_bucket(&stm, b, 768), in_bucket(&nstm, b, 768));
                     assert_eq!(
-                        q.evaluate_features(&s, &n),
-                        net.evaluate_features(&stm, &nstm)
+                        q.evaluate_features(&s, &n, 0),
+                        net.evaluate_features(&stm, &nstm, 0)
                     );
                 }
             }
@@ -1216,11 +1257,22 @@ mod tests {
         let mut float = chess_float_net(16, 2)
             .factorised(KingBuckets::Halves, 768)
             .merged();
-        float.out_bias = 0.25;
+        float.out_bias = vec![0.25];
         let (q, _) = float.quantise("chess", 255, 256, DEFAULT_SCALE).unwrap();
         let path = scratch_file("halves.nnue");
         q.save(&path).unwrap();
-        let start = |layout| starting_net(&path, chess, plain.as_ref(), 16, 400, 1, layout);
+        let start = |layout| {
+            starting_net(
+                &path,
+                chess,
+                plain.as_ref(),
+                16,
+                400,
+                1,
+                layout,
+                OutputBuckets::ONE,
+            )
+        };
         let (same, _) = start(KingBuckets::Halves).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
         for other in [KingBuckets::None, KingBuckets::Zones4] {
@@ -1259,7 +1311,17 @@ mod tests {
         q.save(&path).unwrap();
         let plain = features_for(chess).unwrap();
         let run = |layout: KingBuckets| {
-            let (init, _) = starting_net(&path, chess, plain.as_ref(), 16, 400, 8, layout).unwrap();
+            let (init, _) = starting_net(
+                &path,
+                chess,
+                plain.as_ref(),
+                16,
+                400,
+                8,
+                layout,
+                OutputBuckets::ONE,
+            )
+            .unwrap();
             let cfg = TrainConfig {
                 hidden: 16,
                 epochs: 2,
@@ -1267,6 +1329,7 @@ mod tests {
                 validation: 0.25,
                 init: Some(init),
                 buckets: layout,
+                outputs: OutputBuckets::ONE,
                 ..TrainConfig::default()
             };
             let data = read(layout);
@@ -1306,9 +1369,9 @@ mod tests {
                 nstm.iter().map(|&f| u32::from(f)).collect(),
             );
             buckets_seen.insert(s[0] / 768);
-            let q = back.evaluate_features(&s, &n);
-            assert_eq!(q, net.evaluate_features(&s, &n));
-            let f = zones.float.evaluate_cp(&s, &n, DEFAULT_SCALE as f32);
+            let q = back.evaluate_features(&s, &n, 0);
+            assert_eq!(q, net.evaluate_features(&s, &n, 0));
+            let f = zones.float.evaluate_cp(&s, &n, 0, DEFAULT_SCALE as f32);
             assert!((f - q as f32).abs() < 20.0, "{f} vs {q}");
         }
         assert!(buckets_seen.len() >= 3, "{buckets_seen:?}");

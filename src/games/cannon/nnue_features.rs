@@ -55,6 +55,10 @@ impl NnueFeatures for CannonPosition {
         CANNON_FEATURES
     }
 
+    fn nnue_men(&self) -> u32 {
+        self.occupied().count()
+    }
+
     fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
         for color in Color::BOTH {
             for sq in self.soldiers(color) {

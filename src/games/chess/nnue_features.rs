@@ -125,6 +125,10 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         2 * R::ROLES.len() * self.nnue_squares() + 2 * R::NNUE_RESERVE
     }
 
+    fn nnue_men(&self) -> u32 {
+        self.occupied().count()
+    }
+
     fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
         for sq in self.occupied() {
             let p = Piece::from_code(self.board[sq.index()]);

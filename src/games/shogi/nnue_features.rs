@@ -92,6 +92,10 @@ impl NnueFeatures for ShogiPosition {
         SHOGI_FEATURES
     }
 
+    fn nnue_men(&self) -> u32 {
+        self.occupied().count()
+    }
+
     fn active_features(&self, perspective: Color, out: &mut Vec<u32>) {
         for sq in self.occupied() {
             out.push(piece_feature(
