@@ -72,6 +72,34 @@ impl ChessRules for Cannonrider {
         }
     }
 
+    /// A Cannonrider checks as a cannon along the king's ranks and files, through a screen
+    /// that a move onto one of them may put there, or as a nightrider along the king's knight
+    /// lines, which a move from one of them may open. So a move from or to one of the king's
+    /// lines, or from one of its knight lines, counts; off them only the piece landing can
+    /// check: a pawn or Scorpion (whose sideways leaps do not capture) or a knight next to the
+    /// king, tested exactly, or a Cannonrider landing on a knight line (its colour not asked).
+    /// Lets `make` skip the checkers of most moves.
+    #[inline(always)]
+    fn may_give_check<W: BitWord>(pos: &ChessPosition<W, Self>, m: Move) -> bool {
+        let Some((role, ksq)) = pos.lands_off_discovery(m) else {
+            return true;
+        };
+        let t = pos.t;
+        let to = m.to();
+        let knight_lines = t.rays.nightrider_attacks(ksq, Bitboard::EMPTY);
+        if knight_lines.contains(m.from()) || t.rays.line(ksq, to).any() {
+            return true;
+        }
+        match role {
+            Role::Pawn | Role::Scorpion => t.pawn_attacks[pos.side.index()].get(to).contains(ksq),
+            Role::Knight => t.knight.get(to).contains(ksq),
+            Role::Cannonrider => knight_lines.contains(to),
+            // Off every line of the king: no slide reaches it from `to`.
+            Role::Bishop | Role::Rook | Role::Queen | Role::King => false,
+            _ => true,
+        }
+    }
+
     /// A pin can run through a cannon's screen or along a knight line: every candidate move is
     /// tested.
     #[inline(always)]

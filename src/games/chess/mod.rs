@@ -527,6 +527,35 @@ mod tests {
         assert_eq!(gives(&initial, "g1f3"), (false, false));
     }
 
+    /// The Cannonrider's shortcut (`Cannonrider::may_give_check`) on the checks a random game
+    /// rarely plays: a nightrider's line opened, a cannon's screen put down, a rider landing on
+    /// a knight line. Whether the move checks is asked of the position read from scratch, not
+    /// of `make`, which trusts the shortcut.
+    #[test]
+    fn cannonrider_may_give_check_sees_knight_lines_and_screens() {
+        let start: CannonriderChess = new_game("cannonrider").unwrap();
+        let gives = |fen: &str, mv: &str| {
+            let mut p = start.with_fen(fen).unwrap();
+            let m = p.parse_move(mv, Notation::Uci).expect(mv);
+            let may = p.may_give_check(m);
+            p.make(m);
+            (may, p.with_fen(&p.to_fen()).unwrap().in_check())
+        };
+        // The rook on f6 stands on the knight line e8-f6-g4-h2 from the king to the Cannonrider
+        // on h2 (a light square here: a nightrider); f6-f5 lands off every line of the king
+        // and opens it.
+        let opened = "4k5/*8*/*4R3*/*8*/*8*/*8*/*6C1*/K9 w - - 0 1";
+        assert_eq!(gives(opened, "f6f5"), (true, true));
+        // With the Cannonrider on g4 (dark: a cannon) the same move opens nothing.
+        let dark = "4k5/*8*/*4R3*/*8*/*5C2*/*8*/*8*/K9 w - - 0 1";
+        assert_eq!(gives(dark, "f6f5"), (true, false));
+        // A screen: the cannon on e2 (dark) sees the king once the knight lands on e4.
+        let screen = "4k5/*8*/*8*/*8*/*8*/*1N6*/*3C4*/K9 w - - 0 1";
+        assert_eq!(gives(screen, "c3e4"), (true, true));
+        // A knight move that stays off the king's lines and away from it: denied.
+        assert_eq!(gives(screen, "c3d5"), (false, false));
+    }
+
     /// The counts that [`CHESS_MOVES`] is chosen from.
     #[test]
     fn the_move_list_holds_every_start_position() {

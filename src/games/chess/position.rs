@@ -240,7 +240,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// square; `None` when the move may check whatever it lands as (castling, en passant and
     /// entries move or remove a second piece; leaving a king line may uncover a check).
     #[inline(always)]
-    fn lands_off_discovery(&self, m: Move) -> Option<(Role, Square)> {
+    pub(crate) fn lands_off_discovery(&self, m: Move) -> Option<(Role, Square)> {
         let from = m.from();
         let role = match m.kind() {
             MoveKind::Normal => Piece::from_code(self.board[from.index()]).role(),
