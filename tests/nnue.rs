@@ -154,6 +154,54 @@ fn train_writes_a_net_with_king_buckets() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--output-buckets 4` writes a chess net of 4 output layers of 8 men each (the 32 men of the
+/// start shared out), and that net starts only a training of the same buckets.
+#[test]
+fn train_writes_a_net_with_output_buckets_and_keeps_them() {
+    let dir = scratch("nnue-outputs");
+    let data = dir.join("chess.txt");
+    write_chess_data(&data, 1000);
+    let out = dir.join("four.nnue");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "--variant",
+            "chess",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--hidden",
+            "32",
+            "--batch",
+            "128",
+        ];
+        args.extend(extra);
+        train(&args)
+    };
+    let o = run(&out, &["--output-buckets", "4"]);
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("4 output buckets of 8 men"), "{stdout}");
+    let net = Network::load_for(&out, "chess", CHESS_FEATURES).unwrap();
+    assert_eq!(net.output_buckets(), OutputBuckets::for_game(4, 32));
+    assert_eq!(std::fs::read(&out).unwrap()[62..64], [4, 8]);
+    // Going on from it with its own buckets works; with others it is refused, and says why.
+    let again = dir.join("again.nnue");
+    let init = out.to_str().unwrap();
+    let o = run(&again, &["--output-buckets", "4", "--init", init]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&again, &["--output-buckets", "2", "--init", init]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("has 4 output buckets of 8 men, the training 2 output buckets of 16 men"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn train_refuses_what_it_cannot_use_and_says_why() {
     let dir = scratch("nnue-refuse");
@@ -169,7 +217,7 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
     let bad_line = file("bad.txt", &format!("{good}x | 1\n"));
     let other_game = file("shogi.txt", &format!("{good}{good}{shogi}"));
     let one = file("one.txt", good);
-    let cases: [(Vec<&str>, &str); 8] = [
+    let cases: [(Vec<&str>, &str); 10] = [
         (
             vec!["--variant", "nosuchgame", "--data", "x"],
             "unknown variant 'nosuchgame'",
@@ -216,6 +264,28 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
                 "quarters",
             ],
             "unknown king-bucket layout 'quarters'",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--data",
+                &one,
+                "--output-buckets",
+                "0",
+            ],
+            "--output-buckets",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--data",
+                &one,
+                "--output-buckets",
+                "17",
+            ],
+            "--output-buckets",
         ),
     ];
     for (args, says) in cases {
