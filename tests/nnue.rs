@@ -467,7 +467,9 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         400,
         1,
         KingBuckets::None,
-        OutputBuckets::ONE,
+        // The chess net's output buckets: Swedish Cannon Chess starts with the same 32 men on
+        // the board (its cannons wait in reserve), so the same layout fits it.
+        Network::load(&chess_net).unwrap().output_buckets(),
     )
     .unwrap();
     assert!(said.contains("768 of 912 features"), "{said}");
@@ -478,14 +480,15 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ] {
         let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
-        chess.features(board, &mut a, &mut b).unwrap();
+        let men = chess.features(board, &mut a, &mut b).unwrap();
+        let bucket = start.outputs.bucket(men);
         let (fields, rest) = board.split_once(' ').unwrap();
         target
             .features(&format!("{fields}[] {rest}"), &mut c, &mut d)
             .unwrap();
         let (want, got) = (
-            float_chess.evaluate_cp(&a, &b, 0, 400.0),
-            start.evaluate_cp(&c, &d, 0, 400.0),
+            float_chess.evaluate_cp(&a, &b, bucket, 400.0),
+            start.evaluate_cp(&c, &d, bucket, 400.0),
         );
         assert!((want - got).abs() < 0.01, "{board}: {want} vs {got}");
         assert!(
@@ -502,7 +505,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         400,
         1,
         KingBuckets::None,
-        OutputBuckets::ONE,
+        Network::load(&chess_net).unwrap().output_buckets(),
     )
     .unwrap_err()
     .to_string();

@@ -89,7 +89,11 @@ fn evaluate_from_scratch(net: &Network, pos: &Chess) -> i32 {
         a.refresh(net, &f);
         a
     };
-    net.evaluate(&acc(side), &acc(!side), 0)
+    net.evaluate(
+        &acc(side),
+        &acc(!side),
+        pos.output_bucket(net.output_buckets()),
+    )
 }
 
 /// The number in an `eval` line `... NNUE evaluation: N cp ...`.

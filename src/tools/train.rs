@@ -1215,7 +1215,7 @@ mod tests {
                 net.scale(),
                 1,
                 layout,
-                OutputBuckets::ONE,
+                net.output_buckets(),
             )
             .unwrap();
             assert!(said.contains("every king bucket"), "{said}");
