@@ -451,6 +451,7 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
     // `--init` with the chess net: every chess feature's weights go to the Swedish feature of
     // the same piece on the same square, the cannons and the reserve counts start at zero, so
     // the starting net evaluates a position without cannons exactly as the chess net does.
+    use cannonade::nnue::train::TrainConfig;
     use cannonade::nnue::FloatNetwork;
     use cannonade::tools::train::{features_for, starting_net};
     let dir = scratch("nnue-init");
@@ -459,19 +460,17 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
     let swedish = registry::find("swedishcannon").unwrap();
     let target = features_for(swedish).unwrap();
     let hidden = Network::load(&chess_net).unwrap().hidden();
-    let (start, said) = starting_net(
-        &chess_net,
-        swedish,
-        target.as_ref(),
+    // The chess net's output buckets: Swedish Cannon Chess starts with the same 32 men on the
+    // board (its cannons wait in reserve), so the same layout fits it.
+    let cfg = |hidden| TrainConfig {
         hidden,
-        400,
-        1,
-        KingBuckets::None,
-        // The chess net's output buckets: Swedish Cannon Chess starts with the same 32 men on
-        // the board (its cannons wait in reserve), so the same layout fits it.
-        Network::load(&chess_net).unwrap().output_buckets(),
-    )
-    .unwrap();
+        scale: 400,
+        seed: 1,
+        buckets: KingBuckets::None,
+        outputs: Network::load(&chess_net).unwrap().output_buckets(),
+        ..TrainConfig::default()
+    };
+    let (start, said) = starting_net(&chess_net, swedish, target.as_ref(), &cfg(hidden)).unwrap();
     assert!(said.contains("768 of 912 features"), "{said}");
     let chess = features_for(registry::find("chess").unwrap()).unwrap();
     let float_chess = FloatNetwork::from_quantised(&Network::load(&chess_net).unwrap(), 400);
@@ -497,18 +496,9 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
         );
     }
     // A net of the wrong hidden size is refused with the size to use.
-    let e = starting_net(
-        &chess_net,
-        swedish,
-        target.as_ref(),
-        hidden * 2,
-        400,
-        1,
-        KingBuckets::None,
-        Network::load(&chess_net).unwrap().output_buckets(),
-    )
-    .unwrap_err()
-    .to_string();
+    let e = starting_net(&chess_net, swedish, target.as_ref(), &cfg(hidden * 2))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(&format!("--hidden {hidden}")), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

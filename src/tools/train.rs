@@ -277,23 +277,21 @@ impl<G: Game> PositionFeatures for GameFeatures<G> {
 }
 
 /// The starting net of `--init`: the net at `path`, for `variant` (whose features, in one
-/// bucket, `target` lists) and `hidden` units, as a float net in units of `scale`; with a line
-/// saying how much of it carried over. A net of this variant with fewer hidden units is widened
-/// to `hidden` ([`FloatNetwork::widen`], the new units' feature weights drawn from `seed` as the
-/// trainer draws a new net's). A training with king buckets (`buckets`) starts from a net of
-/// one bucket (the trainer then starts every bucket as it) or from a net of the same layout; a
-/// bucketed net starts only a training of its own layout. Output buckets alike (`outputs`).
-#[allow(clippy::too_many_arguments)]
+/// bucket, `target` lists) and the training `cfg` (its `hidden` units, its `scale`, its king
+/// `buckets` and `outputs`), as a float net in units of the scale; with a line saying how much
+/// of it carried over. `cfg.init` is not read. A net of this variant with fewer hidden units is
+/// widened to `hidden` ([`FloatNetwork::widen`], the new units' feature weights drawn from
+/// `cfg.seed` as the trainer draws a new net's). A training with king buckets starts from a net
+/// of one bucket (the trainer then starts every bucket as it) or from a net of the same layout;
+/// a bucketed net starts only a training of its own layout. Output buckets alike.
 pub fn starting_net(
     path: &Path,
     variant: &'static VariantInfo,
     target: &dyn PositionFeatures,
-    hidden: usize,
-    scale: u32,
-    seed: u64,
-    buckets: KingBuckets,
-    outputs: OutputBuckets,
+    cfg: &TrainConfig,
 ) -> Result<(FloatNetwork, String), InitError> {
+    let (hidden, scale, seed) = (cfg.hidden, cfg.scale, cfg.seed);
+    let (buckets, outputs) = (cfg.buckets, cfg.outputs);
     train::check_hidden(hidden).map_err(InitError::HiddenSize)?;
     let name = path.display();
     let net = Network::load(path).map_err(|error| InitError::Load {
@@ -735,17 +733,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     };
     let mut console = Console::new(args.quiet);
     if let Some(path) = &args.init {
-        let (net, said) = starting_net(
-            path,
-            variant,
-            plain.as_ref(),
-            args.hidden,
-            args.scale,
-            args.seed,
-            layout,
-            outputs,
-        )
-        .map_err(|e| e.to_string())?;
+        let (net, said) =
+            starting_net(path, variant, plain.as_ref(), &cfg).map_err(|e| e.to_string())?;
         console.say(&said);
         cfg.init = Some(net);
     }
@@ -1095,11 +1084,14 @@ mod tests {
                 &path,
                 chess,
                 features.as_ref(),
-                hidden,
-                400,
-                1,
-                KingBuckets::None,
-                OutputBuckets::ONE,
+                &TrainConfig {
+                    hidden,
+                    scale: 400,
+                    seed: 1,
+                    buckets: KingBuckets::None,
+                    outputs: OutputBuckets::ONE,
+                    ..TrainConfig::default()
+                },
             )
         };
         // The same size: the net as it is.
@@ -1151,11 +1143,14 @@ mod tests {
                 &path,
                 chess,
                 features.as_ref(),
-                hidden,
-                400,
-                8,
-                KingBuckets::None,
-                OutputBuckets::ONE,
+                &TrainConfig {
+                    hidden,
+                    scale: 400,
+                    seed: 8,
+                    buckets: KingBuckets::None,
+                    outputs: OutputBuckets::ONE,
+                    ..TrainConfig::default()
+                },
             )
             .unwrap();
             let cfg = TrainConfig {
@@ -1211,11 +1206,14 @@ mod tests {
                 &path,
                 chess,
                 plain.as_ref(),
-                net.hidden(),
-                net.scale(),
-                1,
-                layout,
-                net.output_buckets(),
+                &TrainConfig {
+                    hidden: net.hidden(),
+                    scale: net.scale(),
+                    seed: 1,
+                    buckets: layout,
+                    outputs: net.output_buckets(),
+                    ..TrainConfig::default()
+                },
             )
             .unwrap();
             assert!(said.contains("every king bucket"), "{said}");
@@ -1266,11 +1264,14 @@ mod tests {
                 &path,
                 chess,
                 plain.as_ref(),
-                16,
-                400,
-                1,
-                layout,
-                OutputBuckets::ONE,
+                &TrainConfig {
+                    hidden: 16,
+                    scale: 400,
+                    seed: 1,
+                    buckets: layout,
+                    outputs: OutputBuckets::ONE,
+                    ..TrainConfig::default()
+                },
             )
         };
         let (same, _) = start(KingBuckets::Halves).unwrap();
@@ -1315,11 +1316,14 @@ mod tests {
                 &path,
                 chess,
                 plain.as_ref(),
-                16,
-                400,
-                8,
-                layout,
-                OutputBuckets::ONE,
+                &TrainConfig {
+                    hidden: 16,
+                    scale: 400,
+                    seed: 8,
+                    buckets: layout,
+                    outputs: OutputBuckets::ONE,
+                    ..TrainConfig::default()
+                },
             )
             .unwrap();
             let cfg = TrainConfig {
