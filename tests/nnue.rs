@@ -35,6 +35,27 @@ fn train(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A small chess training through the CLI: `data` into `out`, `epochs` epochs of a 32-unit net
+/// in batches of 128, then `extra`.
+fn train_small_chess(data: &Path, out: &Path, epochs: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        epochs,
+        "--hidden",
+        "32",
+        "--batch",
+        "128",
+    ];
+    args.extend(extra);
+    train(&args)
+}
+
 /// The validation losses of the epoch lines, in order.
 fn validation_losses(stdout: &str) -> Vec<f64> {
     stdout
@@ -52,22 +73,9 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
     let dir = scratch("nnue-train");
     let data = dir.join("chess.txt");
     write_chess_data(&data, 3000);
-    let data = data.to_str().unwrap();
     let run = |out: &str, threads: &str| {
         let out = dir.join(out);
-        let o = train(&[
-            "--variant",
-            "chess",
-            "--data",
-            data,
-            "--out",
-            out.to_str().unwrap(),
-            "--epochs",
-            "4",
-            "--hidden",
-            "32",
-            "--batch",
-            "128",
+        let extra = [
             "--lr",
             "0.005",
             "--wdl",
@@ -76,7 +84,8 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
             "5",
             "--threads",
             threads,
-        ]);
+        ];
+        let o = train_small_chess(&data, &out, "4", &extra);
         let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
         assert!(
             o.status.success(),
@@ -118,24 +127,12 @@ fn train_writes_a_net_with_king_buckets() {
     let data = dir.join("chess.txt");
     write_chess_data(&data, 2000);
     let out = dir.join("halves.nnue");
-    let o = train(&[
-        "--variant",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--epochs",
+    let o = train_small_chess(
+        &data,
+        &out,
         "3",
-        "--hidden",
-        "32",
-        "--batch",
-        "128",
-        "--lr",
-        "0.005",
-        "--king-buckets",
-        "halves",
-    ]);
+        &["--lr", "0.005", "--king-buckets", "halves"],
+    );
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         o.status.success(),
@@ -162,24 +159,7 @@ fn train_writes_a_net_with_output_buckets_and_keeps_them() {
     let data = dir.join("chess.txt");
     write_chess_data(&data, 1000);
     let out = dir.join("four.nnue");
-    let run = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "--variant",
-            "chess",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--epochs",
-            "2",
-            "--hidden",
-            "32",
-            "--batch",
-            "128",
-        ];
-        args.extend(extra);
-        train(&args)
-    };
+    let run = |out: &Path, extra: &[&str]| train_small_chess(&data, out, "2", extra);
     let o = run(&out, &["--output-buckets", "4"]);
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{stdout}");
