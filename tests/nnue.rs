@@ -320,20 +320,7 @@ fn train_reads_datagen_files() {
     let data = dir.join("chess.data");
     std::fs::write(&data, &bytes).unwrap();
     let out = dir.join("d.nnue");
-    let o = train(&[
-        "--variant",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--hidden",
-        "16",
-        "--batch",
-        "64",
-    ]);
+    let o = train_small_chess(&data, &out, "1", &[]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
