@@ -1,7 +1,7 @@
-# chess: fitted by `cannonade wdl` (maximum likelihood) on 121110 positions of 1486 games (482 mate scores left out) from /tmp/dev/wd/chess.bin, /tmp/wdl/chess.bin; mean log loss 0.6871
-# draws: 26.9% of games
+# chess: fitted by `cannonade wdl` (maximum likelihood) on 119782 positions of 1635 games (225 mate scores left out) from chess.bin; mean log loss 0.6719
+# draws: 23.9% of games
 # a(m), b(m): cubics in m = clamp(move, 9, 120) / 32, centipawns
 variant chess
 moves 9 120
-a 125.447905 -126.299274 111.769949 7.940884
-b 206.552546 -168.679894 87.333412 -6.608279
+a 102.086142 -157.342796 221.352915 -36.340812
+b 134.779396 -22.864440 29.857327 -6.235185
