@@ -1,7 +1,7 @@
-# cannonrider: fitted by `cannonade wdl` (maximum likelihood) on 49252 positions of 655 games (215 mate scores left out) from /tmp/dev/wd/cannonrider.bin; mean log loss 0.6492
-# draws: 19.4% of games
+# cannonrider: fitted by `cannonade wdl` (maximum likelihood) on 79925 positions of 1162 games (156 mate scores left out) from cannonrider.bin; mean log loss 0.6263
+# draws: 17.1% of games
 # a(m), b(m): cubics in m = clamp(move, 9, 120) / 32, centipawns
 variant cannonrider
 moves 9 120
-a 139.554353 -131.463831 92.146439 6.405793
-b 329.081131 -341.471633 168.428768 -20.451018
+a 132.174996 -197.278683 199.690591 -22.276486
+b 255.462913 -167.312501 73.571315 -8.620144

@@ -1,7 +1,7 @@
-# swedishcannon1: fitted by `cannonade wdl` (maximum likelihood) on 77602 positions of 1050 games (287 mate scores left out) from /tmp/dev/wd/swedishcannon1.bin; mean log loss 0.5999
-# draws: 20.5% of games
+# swedishcannon1: fitted by `cannonade wdl` (maximum likelihood) on 79768 positions of 1133 games (245 mate scores left out) from swedishcannon1.bin; mean log loss 0.6023
+# draws: 17.2% of games
 # a(m), b(m): cubics in m = clamp(move, 9, 120) / 32, centipawns
 variant swedishcannon1
 moves 9 120
-a 87.800395 -36.590872 35.154335 22.880825
-b 245.867890 -245.477808 125.696434 -15.199720
+a 62.691375 -34.688334 68.293763 7.159832
+b 155.874494 -44.551787 13.553823 2.909165
