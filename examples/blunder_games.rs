@@ -13,17 +13,15 @@ use cannonade::games::Notation;
 use cannonade::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 
 const DEPTH: u32 = 3;
-/// The depth of the opponent's search that judges the thrown move: the depth `tests/analyse.rs`
-/// analyses at. Judged at depth 3, Cannon Shogi's worst move was one the deeper analysis saw
-/// losing only two pawns, which its flat win-chance model calls an inaccuracy.
+/// The depth of the searches that judge the thrown move: the depth `tests/analyse.rs` analyses
+/// at, so the throw is a loss by the analysis's own measure.
 const THROW_DEPTH: u32 = 5;
 /// Plies after the blunder, so the punishment is in the game.
 const AFTER: usize = 4;
-/// The least loss (centipawns, depth-5 searches) a thrown move must have. Not every position
-/// offers one: in Cannon Shogi, where every man starts defended and a capture goes to the
-/// captor's hand, White's worst fourth move after steady play loses only two pawns, which the
-/// game's flat win-chance model calls an inaccuracy. So the careless side waits for a move
-/// that loses this much.
+/// The least loss (centipawns, depth-5 searches) a thrown move must have. The worst move of a
+/// fixed ply need not lose much: Cannon Shogi's old throw at White's fourth move lost two pawns,
+/// which the game's flat win-chance model calls an inaccuracy. So the careless side waits for a
+/// move that loses this much.
 const MIN_LOSS: i64 = 400;
 /// The last ply a throw may wait for; past it the worst move is thrown whatever it loses.
 const LAST_THROW: usize = 40;
