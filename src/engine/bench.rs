@@ -77,11 +77,13 @@ pub fn run_until(
     for (i, (variant, fen)) in positions().into_iter().enumerate() {
         let info = registry::find(variant).expect("registered");
         let mut session = info.new_session();
-        // Each variant is searched with its default evaluation: its embedded net if it has one.
+        // Each variant is searched as a game of it is played by default: with its embedded
+        // net if it has one, and its tuned margins.
         let opts = SearchOptions {
             nnue: info
                 .embedded_net(session.nnue_feature_count())
                 .map(Arc::new),
+            params: info.search_params(),
             ..opts.clone()
         };
         session

@@ -490,7 +490,7 @@ fn build() -> Vec<EngineOption> {
                     unreachable!("a spin's value is a number")
                 };
                 // The option's range is the parameter's, which fits an i32.
-                s.search_options_mut().params.set(i, n as i32);
+                s.set_search_param(i, n as i32);
                 Ok(Changed::Nothing)
             },
         });

@@ -9,6 +9,7 @@ use crate::games::cannon::{CannonPosition, CANNON_OPTIONS};
 use crate::games::chess::{CannonriderChess, Chess, ChesstoniaChess, SwedishCannonChess};
 use crate::games::shogi::{CannonShogi, HAND_KINDS};
 use crate::games::{Game, GameError, Variant};
+use crate::search::params::{self as search_params, SearchParams};
 
 /// The variant a new engine plays, and the `--variant` default of the tools.
 pub const DEFAULT_VARIANT: &str = "chess";
@@ -49,6 +50,11 @@ pub struct VariantInfo {
     /// shared: how often a score wins depends on the start), fitted by `cannonade wdl` and read
     /// by [`crate::engine::wdl`].
     pub wdl_model: &'static str,
+    /// The search's margins tuned for this game, by parameter name (`search/params.rs`), where
+    /// they differ from the defaults there: the games' nets score on different scales (a
+    /// Cannon Shogi pawn of score wins less often than a chess one), so the margins each
+    /// family's search prunes with are tuned per family (`cannonade spsa`, docs/search.md).
+    pub tuned_search: &'static [(&'static str, i32)],
     /// The game type that plays it.
     pub game_type: GameType,
 }
@@ -125,6 +131,19 @@ impl VariantInfo {
         })
     }
 
+    /// The search's parameters this variant is played with: the defaults of
+    /// `search/params.rs` with this game's tuned values in their place.
+    pub fn search_params(&self) -> SearchParams {
+        let mut params = SearchParams::default();
+        for (name, value) in self.tuned_search {
+            // The registry's tests check every name and range.
+            if let Some(i) = search_params::index_of(name) {
+                params.set(i, *value);
+            }
+        }
+        params
+    }
+
     /// This variant as it was before a net won it its place: the same game with no embedded
     /// net. Every registered game has a net, so the engine's answers for a game without one
     /// (a new game, until a net beats its hand-written evaluation) are tested with this.
@@ -132,6 +151,19 @@ impl VariantInfo {
     pub(crate) fn without_net(&'static self) -> &'static VariantInfo {
         Box::leak(Box::new(VariantInfo {
             net: None,
+            ..self.clone()
+        }))
+    }
+
+    /// This variant with `tuned` as its tuned margins, for tests of what follows from them
+    /// while no registered game has any.
+    #[cfg(test)]
+    pub(crate) fn with_tuned_search(
+        &'static self,
+        tuned: &'static [(&'static str, i32)],
+    ) -> &'static VariantInfo {
+        Box::leak(Box::new(VariantInfo {
+            tuned_search: tuned,
             ..self.clone()
         }))
     }
@@ -233,6 +265,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/chess.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/chess.wdl"),
+        tuned_search: &[],
         game_type: GameType::Chess,
     },
     VariantInfo {
@@ -266,6 +299,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/cannon.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/cannon.wdl"),
+        tuned_search: &[],
         game_type: GameType::Cannon,
     },
     VariantInfo {
@@ -292,6 +326,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/cannonrider.wdl"),
+        tuned_search: &[],
         game_type: GameType::CannonriderChess,
     },
     VariantInfo {
@@ -328,6 +363,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/cannonrider.nnue")),
         shares_net_of: Some("cannonrider"),
         wdl_model: include_str!("../../nets/cannonriderscorpion.wdl"),
+        tuned_search: &[],
         game_type: GameType::CannonriderChess,
     },
     VariantInfo {
@@ -348,6 +384,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/swedishcannon.wdl"),
+        tuned_search: &[],
         game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
@@ -369,6 +406,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/swedishcannon.nnue")),
         shares_net_of: Some("swedishcannon"),
         wdl_model: include_str!("../../nets/swedishcannon1.wdl"),
+        tuned_search: &[],
         game_type: GameType::SwedishCannonChess,
     },
     VariantInfo {
@@ -442,6 +480,9 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/cannonshogi.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/cannonshogi.wdl"),
+        // SPSA's values of November 29 (docs/search.md, "Cannon Shogi's margins") wait for
+        // an SPRT that says they gain before they go here.
+        tuned_search: &[],
         game_type: GameType::CannonShogi,
     },
     VariantInfo {
@@ -481,6 +522,7 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/chesstonia.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/chesstonia.wdl"),
+        tuned_search: &[],
         game_type: GameType::ChesstoniaChess,
     },
 ];
@@ -488,6 +530,38 @@ pub static VARIANTS: &[VariantInfo] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::PARAMS;
+
+    /// A game's tuned margins name real parameters, once each, within their ranges, and each
+    /// differs from the default it replaces (a value equal to it would say nothing); the
+    /// variant's search parameters carry exactly those values.
+    #[test]
+    fn tuned_margins_are_parameters_in_range() {
+        for v in VARIANTS {
+            let params = v.search_params();
+            for (k, (name, value)) in v.tuned_search.iter().enumerate() {
+                let i = search_params::index_of(name)
+                    .unwrap_or_else(|| panic!("{}: {name} is not a parameter", v.game.name));
+                let spec = &PARAMS[i];
+                assert!(
+                    (spec.min..=spec.max).contains(value) && *value != spec.default,
+                    "{}: {name} = {value}",
+                    v.game.name
+                );
+                assert!(
+                    !v.tuned_search[..k].iter().any(|(n, _)| n == name),
+                    "{}: {name} twice",
+                    v.game.name
+                );
+                assert_eq!(params.get(i), *value);
+            }
+            for (i, spec) in PARAMS.iter().enumerate() {
+                if !v.tuned_search.iter().any(|(n, _)| *n == spec.name) {
+                    assert_eq!(params.get(i), spec.default, "{}", v.game.name);
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_variant_starts_at_its_registered_fen() {

@@ -14,6 +14,7 @@ use crate::engine::registry::{self, VariantInfo};
 use crate::engine::Session;
 use crate::games::GameError;
 use crate::nnue::{NetError, Network};
+use crate::search::params::PARAMS;
 use crate::search::skill::{self, Skill};
 use crate::search::{SearchOptions, TableError, TranspositionTable};
 use std::fmt;
@@ -121,6 +122,10 @@ pub struct EngineState {
     /// Nets the user loaded, by the variant name they carry ([`VariantInfo::net_name`]): a
     /// variant chosen (again) gets its net.
     user_nets: Vec<(&'static str, LoadedNet)>,
+    /// The search parameters a user (or a tuner) set by option, by index into
+    /// [`PARAMS`](crate::search::params::PARAMS): they hold whatever game is chosen, where the
+    /// others follow each game's tuned values ([`VariantInfo::search_params`]).
+    param_overrides: [Option<i32>; PARAMS.len()],
 }
 
 impl Default for EngineState {
@@ -150,7 +155,9 @@ impl EngineState {
             net: None,
             show_wdl: false,
             user_nets: Vec::new(),
+            param_overrides: [None; PARAMS.len()],
         };
+        state.opts.params = variant.search_params();
         state.choose_net();
         state
     }
@@ -604,7 +611,26 @@ impl EngineState {
         self.session = self.new_session(info)?;
         self.variant = info;
         self.choose_net();
+        self.apply_search_params();
         Ok(())
+    }
+
+    /// Sets search parameter `i` (an index into [`PARAMS`]) by option: it holds from now on,
+    /// whatever game is chosen. The caller keeps it in the parameter's range.
+    pub(crate) fn set_search_param(&mut self, i: usize, value: i32) {
+        self.param_overrides[i] = Some(value);
+        self.apply_search_params();
+    }
+
+    /// The search's parameters: the current game's, with those set by option in their place.
+    fn apply_search_params(&mut self) {
+        let mut params = self.variant.search_params();
+        for (i, value) in self.param_overrides.iter().enumerate() {
+            if let Some(v) = value {
+                params.set(i, *v);
+            }
+        }
+        self.opts.params = params;
     }
 }
 
@@ -683,6 +709,45 @@ mod tests {
     fn rule_switches_follow_the_user_to_the_variants_that_have_them() {
         assert_eq!(cannon_middle_game_perft_2(false), 1505);
         assert_eq!(cannon_middle_game_perft_2(true), 1504);
+    }
+
+    /// Each game is searched with its own tuned margins, and a margin set by option holds
+    /// through every change of game, whichever came first.
+    #[test]
+    fn each_game_has_its_margins_and_an_option_outlasts_them() {
+        let chess = registry::find("chess").unwrap();
+        let shogi = registry::find("cannonshogi").unwrap().with_tuned_search(&[
+            ("RazorBase", 96),
+            ("RazorMargin", 345),
+            ("LmrDivisor", 172),
+        ]);
+        assert_eq!(shogi.search_params().razor_base, 96);
+        assert_eq!(shogi.search_params().lmr_divisor, 172);
+        assert_eq!(
+            shogi.search_params().rfp_margin,
+            chess.search_params().rfp_margin
+        );
+        let mut s = EngineState::new();
+        assert_eq!(s.options().params, chess.search_params());
+        s.select_variant(shogi).unwrap();
+        assert_eq!(s.options().params, shogi.search_params());
+        s.select_variant(chess).unwrap();
+        assert_eq!(s.options().params, chess.search_params());
+
+        let (name, tuned) = shogi.tuned_search[0];
+        let i = crate::search::params::index_of(name).unwrap();
+        let mine = PARAMS[i].min;
+        assert!(mine != tuned && mine != PARAMS[i].default);
+        s.set_option(name, Some(&mine.to_string())).unwrap();
+        for v in [shogi, chess, shogi] {
+            s.select_variant(v).unwrap();
+            let mut want = v.search_params();
+            want.set(i, mine);
+            assert_eq!(s.options().params, want, "{}", v.game.name);
+        }
+        // A refused value changes nothing.
+        assert!(s.set_option(name, Some("100000")).is_err());
+        assert_eq!(s.options().params.get(i), mine);
     }
 
     #[test]

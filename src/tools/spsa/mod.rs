@@ -133,11 +133,12 @@ pub fn drive(
 }
 
 /// The run's state: the one in `path` when it is a run with these settings, else a new one
-/// at the defaults.
+/// at `start` (the values the variant is played with).
 pub fn open_state(
     path: &Path,
     settings: Vec<(String, String)>,
     spsa: &Spsa,
+    start: &crate::search::SearchParams,
 ) -> Result<State, SpsaError> {
     let file = path.display().to_string();
     let fresh = || State {
@@ -148,10 +149,7 @@ pub fn open_state(
             .iter()
             .map(|p| {
                 let i = crate::search::params::index_of(&p.name).expect("a known parameter");
-                (
-                    p.name.clone(),
-                    f64::from(crate::search::params::PARAMS[i].default),
-                )
+                (p.name.clone(), f64::from(start.get(i)))
             })
             .collect(),
     };
@@ -237,7 +235,12 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
     let csv = state::sibling(&path, "csv");
     let svg = state::sibling(&path, "svg");
     let spsa = Spsa::new(tuned, args.iterations, args.seed);
-    let mut state = open_state(&path, args.settings(variant.game.name, &spsa.params), &spsa)?;
+    let mut state = open_state(
+        &path,
+        args.settings(variant.game.name, &spsa.params),
+        &spsa,
+        &variant.search_params(),
+    )?;
     if state.iteration > 0 {
         println!(
             "resuming {} at pair {} of {}",
@@ -350,7 +353,7 @@ mod tests {
         concurrency: usize,
         fail_at: Option<u64>,
     ) -> Result<State, SpsaError> {
-        let mut state = open_state(path, settings(s.iterations), s)?;
+        let mut state = open_state(path, settings(s.iterations), s, &Default::default())?;
         let csv = state::sibling(path, "csv");
         let mut save = |st: &State, _: f64| -> Result<(), SpsaError> {
             st.save(path)?;
@@ -402,7 +405,13 @@ mod tests {
     #[test]
     fn concurrent_pairs_play_every_iteration_once() {
         let s = spsa(30);
-        let mut state = open_state(Path::new("/nonexistent/spsa.state"), settings(30), &s).unwrap();
+        let mut state = open_state(
+            Path::new("/nonexistent/spsa.state"),
+            settings(30),
+            &s,
+            &Default::default(),
+        )
+        .unwrap();
         let seen = Mutex::new(Vec::new());
         let play = |p: &Perturbation| {
             seen.lock().unwrap().push(p.k);
@@ -424,16 +433,16 @@ mod tests {
     #[test]
     fn a_state_of_other_parameters_is_refused() {
         let path = temp_state("params");
-        let mut other = open_state(&path, settings(40), &spsa(40)).unwrap();
+        let mut other = open_state(&path, settings(40), &spsa(40), &Default::default()).unwrap();
         other.theta.pop();
         other.save(&path).unwrap();
-        let e = open_state(&path, settings(40), &spsa(40)).unwrap_err();
+        let e = open_state(&path, settings(40), &spsa(40), &Default::default()).unwrap_err();
         assert!(
             e.to_string().contains("holds other parameters (RfpMargin)"),
             "{e}"
         );
         std::fs::write(&path, "iteration many\n").unwrap();
-        let e = open_state(&path, settings(40), &spsa(40)).unwrap_err();
+        let e = open_state(&path, settings(40), &spsa(40), &Default::default()).unwrap_err();
         assert!(e.to_string().contains("line 1: 'many' is not"), "{e}");
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
