@@ -532,34 +532,77 @@ mod tests {
     use super::*;
     use crate::search::params::PARAMS;
 
-    /// A game's tuned margins name real parameters, once each, within their ranges, and each
-    /// differs from the default it replaces (a value equal to it would say nothing); the
-    /// variant's search parameters carry exactly those values.
+    /// What is wrong with a game's tuned margins, if anything: each must name a parameter,
+    /// once, within its range, and differ from the default it replaces (a value equal to it
+    /// would say nothing).
+    fn tuned_search_problem(tuned: &[(&str, i32)]) -> Option<String> {
+        for (k, (name, value)) in tuned.iter().enumerate() {
+            let Some(i) = search_params::index_of(name) else {
+                return Some(format!("{name} is not a parameter"));
+            };
+            let spec = &PARAMS[i];
+            if !(spec.min..=spec.max).contains(value) {
+                return Some(format!(
+                    "{name} = {value} is outside {}..={}",
+                    spec.min, spec.max
+                ));
+            }
+            if *value == spec.default {
+                return Some(format!("{name} = {value} is the default"));
+            }
+            if tuned[..k].iter().any(|(n, _)| n == name) {
+                return Some(format!("{name} twice"));
+            }
+        }
+        None
+    }
+
+    /// Every game's tuned margins pass the checks above, and its search parameters carry
+    /// exactly those values over the defaults.
     #[test]
     fn tuned_margins_are_parameters_in_range() {
         for v in VARIANTS {
+            assert_eq!(
+                tuned_search_problem(v.tuned_search),
+                None,
+                "{}",
+                v.game.name
+            );
             let params = v.search_params();
-            for (k, (name, value)) in v.tuned_search.iter().enumerate() {
-                let i = search_params::index_of(name)
-                    .unwrap_or_else(|| panic!("{}: {name} is not a parameter", v.game.name));
-                let spec = &PARAMS[i];
-                assert!(
-                    (spec.min..=spec.max).contains(value) && *value != spec.default,
-                    "{}: {name} = {value}",
-                    v.game.name
-                );
-                assert!(
-                    !v.tuned_search[..k].iter().any(|(n, _)| n == name),
-                    "{}: {name} twice",
-                    v.game.name
-                );
-                assert_eq!(params.get(i), *value);
-            }
             for (i, spec) in PARAMS.iter().enumerate() {
-                if !v.tuned_search.iter().any(|(n, _)| *n == spec.name) {
-                    assert_eq!(params.get(i), spec.default, "{}", v.game.name);
-                }
+                let want = v
+                    .tuned_search
+                    .iter()
+                    .find(|(n, _)| *n == spec.name)
+                    .map_or(spec.default, |(_, value)| *value);
+                assert_eq!(params.get(i), want, "{}: {}", v.game.name, spec.name);
             }
+        }
+    }
+
+    /// The checks catch each kind of bad entry, and pass a good one.
+    #[test]
+    fn bad_tuned_margins_are_caught() {
+        let rfp = &PARAMS[search_params::index_of("RfpMargin").unwrap()];
+        let (low, high, default) = (rfp.min, rfp.max, rfp.default);
+        let other = if default > low { low } else { high };
+        assert_eq!(tuned_search_problem(&[("RfpMargin", other)]), None);
+        let too_big = [("RfpMargin", high + 1)];
+        let same = [("RfpMargin", default)];
+        let twice = [("RfpMargin", other), ("RfpMargin", other)];
+        for (bad, says) in [
+            (
+                &[("NoSuchMargin", 5)][..],
+                "NoSuchMargin is not a parameter".to_string(),
+            ),
+            (
+                &too_big[..],
+                format!("RfpMargin = {} is outside {low}..={high}", high + 1),
+            ),
+            (&same[..], format!("RfpMargin = {default} is the default")),
+            (&twice[..], "RfpMargin twice".to_string()),
+        ] {
+            assert_eq!(tuned_search_problem(bad), Some(says));
         }
     }
 
