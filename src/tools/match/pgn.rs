@@ -155,7 +155,7 @@ fn start_move_number(fen: Option<&str>) -> (u32, bool) {
 }
 
 /// A game start read from an opening file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Opening {
     /// `None` for the variant's start position.
     pub fen: Option<String>,

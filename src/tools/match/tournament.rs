@@ -11,7 +11,7 @@ use crate::engine::options::OptionError;
 use crate::engine::registry::{self, VariantInfo};
 use crate::games::Notation;
 use indicatif::ProgressBar;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -262,6 +262,30 @@ pub fn schedule(
     Ok(jobs)
 }
 
+/// The first game (1-based) whose opening an earlier pair already played, when the openings come
+/// from a file: past the file's end the schedule starts it over, as cutechess does, and at a
+/// fixed node count or depth such a game replays an earlier one move for move, so a match that
+/// counts it counts the same game twice. Random openings and the start position are not checked:
+/// there a repeat is chance or the user's choice.
+pub fn first_reused_opening(settings: &Settings, jobs: &[Job]) -> Option<usize> {
+    if !matches!(settings.openings, Openings::File { .. }) {
+        return None;
+    }
+    let mut seen: HashSet<&Opening> = HashSet::new();
+    let mut current: Option<&Arc<Opening>> = None;
+    for job in jobs {
+        // The games of one pair share their opening (the same Arc): only a new one is looked up.
+        if current.is_some_and(|c| Arc::ptr_eq(c, &job.opening)) {
+            continue;
+        }
+        current = Some(&job.opening);
+        if !seen.insert(job.opening.as_ref()) {
+            return Some(job.number);
+        }
+    }
+    None
+}
+
 /// Points of the encounter's first engine in a game.
 fn first_points(job: &Job, result: GameResult) -> f64 {
     let white_points = match result {
@@ -414,6 +438,13 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
     }
     let names = unique_names(&names);
     let jobs = schedule(settings, variant)?;
+    if let Some(game) = first_reused_opening(settings, &jobs) {
+        eprintln!(
+            "warning: the openings file runs out at game {game}, and its openings are played again \
+             from there; at fixed nodes or depth those games repeat earlier ones move for move \
+             (give fewer -rounds, a later start= or a longer file)"
+        );
+    }
     let total = jobs.len();
     let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
     let stop = Arc::new(AtomicBool::new(false));
@@ -758,6 +789,47 @@ mod tests {
         // The same seed gives the same openings.
         let again = schedule(&s, chess).unwrap();
         assert_eq!(again[5].opening, jobs[5].opening);
+    }
+
+    #[test]
+    fn a_file_that_runs_out_is_found_at_its_first_repeated_game() {
+        let dir = std::env::temp_dir().join(format!("cannonade-reuse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("three.epd");
+        std::fs::write(
+            &file,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n",
+        )
+        .unwrap();
+        let chess = registry::find("chess").unwrap();
+        let with = |rounds: u32, start: u32| {
+            let s = settings(&format!(
+                "-engine cmd=a -engine cmd=b -each depth=1 -games 2 -repeat -rounds {rounds} \
+                 -openings file={} start={start}",
+                file.display()
+            ));
+            let jobs = schedule(&s, chess).unwrap();
+            first_reused_opening(&s, &jobs)
+        };
+        // Three pairs use the file once: nothing repeats.
+        assert_eq!(with(3, 1), None);
+        // The fourth pair (games 7 and 8) starts the file over.
+        assert_eq!(with(4, 1), Some(7));
+        // From the third opening, the second pair wraps to the first, which is still new.
+        assert_eq!(with(3, 3), None);
+        assert_eq!(with(4, 3), Some(7));
+        // Random openings are never reported, even when they coincide.
+        let s = settings(
+            "-engine cmd=a -engine cmd=b -each depth=1 -games 2 -repeat -rounds 9 \
+             -openings random plies=0",
+        );
+        assert_eq!(
+            first_reused_opening(&s, &schedule(&s, chess).unwrap()),
+            None
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
