@@ -265,7 +265,20 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../nets/chess.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../nets/chess.wdl"),
-        tuned_search: &[],
+        // `cannonade spsa` with the round-4 net, 2,000 pairs at 10,000 nodes (docs/search.md,
+        // "Chess's margins"); passed its SPRT against the defaults at 15,000 nodes.
+        tuned_search: &[
+            ("RfpMargin", 92),
+            ("RazorBase", 183),
+            ("RazorMargin", 270),
+            ("NmpEvalDivisor", 167),
+            ("ProbCutMargin", 110),
+            ("FutilityBase", 86),
+            ("FutilityMargin", 144),
+            ("LmrDivisor", 170),
+            ("AspirationDelta", 27),
+            ("QsFutilityMargin", 218),
+        ],
         game_type: GameType::Chess,
     },
     VariantInfo {
