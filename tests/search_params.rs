@@ -48,25 +48,22 @@ fn a_parameter_set_as_an_option_changes_the_search() {
     // Every value the game searches with, given explicitly, is the engine as it is: the
     // defaults of `params.rs` where chess has no tuned value of its own, its own elsewhere.
     let own = registry::find("chess").unwrap().search_params();
-    let defaults: Vec<String> = PARAMS
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("{}={}", p.name, own.get(i)))
-        .collect();
-    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
-    assert_eq!(nodes_with(&defaults), plain);
-    // The defaults of `params.rs` given explicitly are the search of chess's list undone,
-    // which differs from it wherever chess has a list.
-    let plain_defaults: Vec<String> = PARAMS
-        .iter()
-        .map(|p| format!("{}={}", p.name, p.default))
-        .collect();
-    let plain_defaults: Vec<&str> = plain_defaults.iter().map(String::as_str).collect();
+    let explicit = |value: &dyn Fn(usize) -> i32| -> u64 {
+        let set: Vec<String> = PARAMS
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{}={}", p.name, value(i)))
+            .collect();
+        nodes_with(&set.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    assert_eq!(explicit(&|i| own.get(i)), plain);
+    // The defaults of `params.rs` given explicitly undo chess's list, which changes the
+    // search exactly when chess has one.
     let tuned = PARAMS
         .iter()
         .enumerate()
         .any(|(i, p)| own.get(i) != p.default);
-    assert_eq!(nodes_with(&plain_defaults) != plain, tuned);
+    assert_eq!(explicit(&|i| PARAMS[i].default) != plain, tuned);
     // Reductions ten times bolder search far fewer nodes at the same depth; reverse futility
     // that never prunes searches more.
     let bold = nodes_with(&["LmrBase=150", "LmrDivisor=100"]);

@@ -156,7 +156,7 @@ impl VariantInfo {
     }
 
     /// This variant with `tuned` as its tuned margins, for tests of what follows from them
-    /// while no registered game has any.
+    /// in a game whose registered list is empty or may change.
     #[cfg(test)]
     pub(crate) fn with_tuned_search(
         &'static self,
