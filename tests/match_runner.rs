@@ -302,6 +302,27 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
 }
 
 #[test]
+fn sprt_prior_counts_toward_the_bounds() {
+    // A wins every game; the earlier parts' counts move the point where the whole test stops.
+    let games = |prior: &str| {
+        let s = run(&format!(
+            "{} {} -each tc=10+0.1 -games 200 -sprt elo0=0 elo1=20 {prior}",
+            fake("A", "uci", ""),
+            fake("B", "uci", "--illegal"),
+        ));
+        assert_eq!(s.sprt, Some(SprtDecision::H1), "{prior}");
+        s.games.len()
+    };
+    let alone = games("");
+    let after_gains = games("prior=30,20,0");
+    let after_losses = games("prior=20,30,0");
+    assert!(
+        after_gains < alone && alone < after_losses,
+        "{after_gains} {alone} {after_losses}"
+    );
+}
+
+#[test]
 fn round_robin_with_concurrency_through_the_binary() {
     let out = Command::new(env!("CARGO_BIN_EXE_cannonade"))
         .args(["match"])

@@ -2,6 +2,7 @@
 //! `-engine cmd=... name=... proto=uci option.Hash=16 tc=10+0.1 -each ... -games 2 -repeat ...`.
 //! clap cannot express `-engine key=value...` groups, so the words are read here.
 
+use super::stats::{llr, sprt_bounds, Pentanomial, Trinomial};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -288,6 +289,45 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    /// Results of earlier parts of the same test (`prior=`), counted with this match's: a test
+    /// stopped by a session's end or a lost machine goes on where it was, and stops at the
+    /// bounds of the whole test rather than of this part.
+    pub prior: Option<SprtPrior>,
+}
+
+/// `-sprt prior=`: the counts an earlier part of the test printed, in the form this match
+/// counts in (pairs with `-repeat`, games without).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SprtPrior {
+    /// `prior=a,b,c,d,e`: the `Ptnml(0-2)` counts.
+    Pairs(Pentanomial),
+    /// `prior=w,l,d`: the first engine's wins, losses and draws.
+    Games(Trinomial),
+}
+
+impl SprtPrior {
+    /// The counts from the words of `prior=`: five numbers are pairs, three are games.
+    fn parse(v: &str) -> Result<SprtPrior, ArgsError> {
+        let bad = || {
+            invalid(
+                "sprt",
+                format!("prior '{v}' is not five pair counts a,b,c,d,e or three game counts w,l,d"),
+            )
+        };
+        let n: Vec<u64> = v
+            .split(',')
+            .map(|x| x.trim().parse::<u64>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        match n[..] {
+            [a, b, c, d, e] => Ok(SprtPrior::Pairs(Pentanomial([a, b, c, d, e]))),
+            [wins, losses, draws] => Ok(SprtPrior::Games(Trinomial {
+                wins,
+                losses,
+                draws,
+            })),
+            _ => Err(bad()),
+        }
+    }
 }
 
 /// `-draw`: a draw once both engines' scores stayed within `score` for `movecount` moves
@@ -506,8 +546,13 @@ pub fn parse(args: &[String]) -> Result<Settings, ArgsError> {
                     elo1: 5.0,
                     alpha: 0.05,
                     beta: 0.05,
+                    prior: None,
                 };
                 for (k, v) in key_values(o, &words)? {
+                    if k == "prior" {
+                        sprt.prior = Some(SprtPrior::parse(&v)?);
+                        continue;
+                    }
                     let x = parse_f64(o, &k, &v)?;
                     match k.as_str() {
                         "elo0" => sprt.elo0 = x,
@@ -587,10 +632,47 @@ pub fn parse(args: &[String]) -> Result<Settings, ArgsError> {
     if s.sprt.is_some() && s.engines.len() != 2 {
         return Err(ArgsError::SprtEngines);
     }
+    if let Some(sprt) = s.sprt {
+        check_prior(&sprt, s.repeat)?;
+    }
     if s.games == 0 || s.rounds == 0 {
         return Err(ArgsError::NoGames);
     }
     Ok(s)
+}
+
+/// The earlier counts must be of the kind this match counts (pairs only with `-repeat`, since
+/// the test counts pairs then), and must not have decided the test already.
+fn check_prior(sprt: &Sprt, repeat: bool) -> Result<(), ArgsError> {
+    let dist = match (sprt.prior, repeat) {
+        (None, _) => return Ok(()),
+        (Some(SprtPrior::Pairs(p)), true) => p.distribution(),
+        (Some(SprtPrior::Games(t)), false) => t.distribution(),
+        (Some(SprtPrior::Pairs(_)), false) => return Err(invalid(
+            "sprt",
+            "a prior of five pair counts needs -repeat (without it the test counts games: w,l,d)",
+        )),
+        (Some(SprtPrior::Games(_)), true) => {
+            return Err(invalid(
+                "sprt",
+                "with -repeat the test counts pairs: give the prior as five Ptnml counts",
+            ))
+        }
+    };
+    if dist.iter().all(|(_, c)| *c == 0.0) {
+        return Ok(());
+    }
+    let l = llr(&dist, sprt.elo0, sprt.elo1);
+    let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
+    if l <= lo || l >= hi {
+        return Err(invalid(
+            "sprt",
+            format!(
+                "the prior alone has decided the test (llr {l:.3}, bounds {lo:.2} and {hi:.2})"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn parse_openings(words: &[String]) -> Result<Openings, ArgsError> {
@@ -700,6 +782,38 @@ mod tests {
         assert_eq!(TimeControl::parse("inf").unwrap().base, None);
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("0/10").is_err());
+    }
+
+    #[test]
+    fn sprt_prior_is_the_earlier_parts_counts() {
+        let two = "-engine cmd=a -engine cmd=b -each depth=1 -sprt elo0=0 elo1=5";
+        let prior = |w: &str| parse(&words(&format!("{two} {w}"))).map(|s| s.sprt.unwrap().prior);
+        assert_eq!(
+            prior("prior=606,1,1490,1,654 -games 2 -repeat").unwrap(),
+            Some(SprtPrior::Pairs(Pentanomial([606, 1, 1490, 1, 654])))
+        );
+        assert_eq!(
+            prior("prior=12,10,3").unwrap(),
+            Some(SprtPrior::Games(Trinomial {
+                wins: 12,
+                losses: 10,
+                draws: 3
+            }))
+        );
+        assert_eq!(prior("").unwrap(), None);
+        let said = |w: &str| prior(w).unwrap_err().to_string();
+        // Pairs and games are not interchangeable: the test counts one or the other.
+        assert!(said("prior=1,2,3,4,5").contains("needs -repeat"));
+        assert!(said("prior=1,2,3 -games 2 -repeat").contains("counts pairs"));
+        for bad in ["1,2", "1,2,3,4", "a,b,c", "1,-2,3", "1,,3"] {
+            assert!(
+                said(&format!("prior={bad}")).contains("is not five pair counts"),
+                "{bad}"
+            );
+        }
+        // Counts that already crossed a bound leave nothing to test.
+        assert!(said("prior=0,0,10,0,990 -games 2 -repeat").contains("has decided"));
+        assert!(said("prior=0,400,0").contains("has decided"));
     }
 
     #[test]

@@ -37,7 +37,7 @@ usage: cannonade match -engine cmd=PROGRAM [name=N] [proto=uci|xboard] [option.N
        [-tc TC] [-tolerance MS] [-maxmoves N] [-seed N] [-event NAME]
        [-openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N]]
        [-openings random plies=N]
-       [-pgnout FILE] [-sprt elo0=A elo1=B alpha=X beta=Y]
+       [-pgnout FILE] [-sprt elo0=A elo1=B alpha=X beta=Y [prior=COUNTS]]
        [-draw movenumber=N movecount=M score=CP] [-resign movecount=M score=CP [twosided=true]]
        [-tournament round-robin|gauntlet] [-stall SECONDS] [-debug] [-quiet]
 See docs/match.md.";

@@ -95,6 +95,15 @@ impl Trinomial {
         interval(mu, stdev, los)
     }
 
+    /// These counts and `other`'s together (two parts of one test).
+    pub fn plus(&self, other: &Trinomial) -> Trinomial {
+        Trinomial {
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+        }
+    }
+
     /// `(score, count)` per outcome, for the SPRT.
     pub fn distribution(&self) -> Vec<(f64, f64)> {
         vec![
@@ -137,6 +146,11 @@ impl Pentanomial {
             0.5
         };
         interval(mu, stdev, los)
+    }
+
+    /// These counts and `other`'s together (two parts of one test).
+    pub fn plus(&self, other: &Pentanomial) -> Pentanomial {
+        Pentanomial(std::array::from_fn(|i| self.0[i] + other.0[i]))
     }
 
     /// `(pair score as a fraction of 2 points, count)`, for the SPRT.

@@ -1,7 +1,7 @@
 //! The schedule (round-robin or gauntlet, colours, openings, game pairs), the worker threads
 //! that play it, and the running scores, SPRT and final table printed as games finish.
 
-use super::args::{OpeningFormat, Openings, Settings, TournamentKind};
+use super::args::{OpeningFormat, Openings, Settings, SprtPrior, TournamentKind};
 use super::game::{play_game, GameRecord, GameResult, GameSetup};
 use super::pgn::{read_epd, read_pgn, write_game, Opening, OpeningError, PgnContext};
 use super::process::{EngineProcess, StartError};
@@ -578,11 +578,39 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
             }
         }
         if let Some(sprt) = settings.sprt {
-            let dist = if settings.repeat {
-                enc.penta.distribution()
-            } else {
-                enc.tri.distribution()
+            // The whole test: this match's counts and those of its earlier parts (`prior=`;
+            // the arguments made sure the prior counts the same kind of unit).
+            let (dist, whole) = match sprt.prior {
+                Some(SprtPrior::Pairs(q)) => {
+                    let p = enc.penta.plus(&q);
+                    let line = format!(
+                        "With the prior: Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
+                        p.0[0],
+                        p.0[1],
+                        p.0[2],
+                        p.0[3],
+                        p.0[4],
+                        fmt_elo(&p.elo())
+                    );
+                    (p.distribution(), Some(line))
+                }
+                Some(SprtPrior::Games(q)) => {
+                    let t = enc.tri.plus(&q);
+                    let line = format!(
+                        "With the prior: {} - {} - {}, {}",
+                        t.wins,
+                        t.losses,
+                        t.draws,
+                        fmt_elo(&t.elo())
+                    );
+                    (t.distribution(), Some(line))
+                }
+                None if settings.repeat => (enc.penta.distribution(), None),
+                None => (enc.tri.distribution(), None),
             };
+            if let (Some(line), false) = (whole, quiet) {
+                progress.say(&line);
+            }
             let have = dist.iter().any(|(_, c)| *c > 0.0);
             let l = if have {
                 llr(&dist, sprt.elo0, sprt.elo1)
