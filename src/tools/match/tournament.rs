@@ -329,6 +329,20 @@ impl EncounterStats {
     }
 }
 
+/// `Ptnml(0-2): [a, b, c, d, e], Elo difference: ...`, as cutechess and fastchess print it.
+fn fmt_penta(p: &Pentanomial) -> String {
+    let c = p.0;
+    format!(
+        "Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        fmt_elo(&p.elo())
+    )
+}
+
 fn fmt_elo(e: &EloEstimate) -> String {
     format!(
         "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %",
@@ -559,16 +573,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
                 t.games()
             ));
             if settings.repeat && enc.penta.pairs() > 0 {
-                let p = enc.penta.0;
-                progress.say(&format!(
-                    "Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
-                    p[0],
-                    p[1],
-                    p[2],
-                    p[3],
-                    p[4],
-                    fmt_elo(&enc.penta.elo())
-                ));
+                progress.say(&fmt_penta(&enc.penta));
             } else {
                 progress.say(&format!(
                     "{}, DrawRatio: {:.1} %",
@@ -583,15 +588,7 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
             let (dist, whole) = match sprt.prior {
                 Some(SprtPrior::Pairs(q)) => {
                     let p = enc.penta.plus(&q);
-                    let line = format!(
-                        "With the prior: Ptnml(0-2): [{}, {}, {}, {}, {}], {}",
-                        p.0[0],
-                        p.0[1],
-                        p.0[2],
-                        p.0[3],
-                        p.0[4],
-                        fmt_elo(&p.elo())
-                    );
+                    let line = format!("With the prior: {}", fmt_penta(&p));
                     (p.distribution(), Some(line))
                 }
                 Some(SprtPrior::Games(q)) => {
