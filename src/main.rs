@@ -1,9 +1,9 @@
 //! The `cannonade` command: the protocol loop by default, and tools as subcommands.
 
-use cannonade::engine::registry::{self, VARIANTS};
-use cannonade::engine::EngineState;
-use cannonade::games::Notation;
-use cannonade::tools::datagen::{self, DatagenSpec, SearchLimit, Shard};
+use cannonade_core::engine::registry::{self, VARIANTS};
+use cannonade_core::engine::EngineState;
+use cannonade_core::games::Notation;
+use cannonade_tools::datagen::{self, DatagenSpec, SearchLimit, Shard};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +55,7 @@ enum Command {
     /// Search fixed positions of every variant to a fixed depth (1 thread, fresh hash) and
     /// print the node count (a signature of the search) and the speed.
     Bench {
-        #[arg(long, default_value_t = cannonade::engine::bench::DEFAULT_DEPTH)]
+        #[arg(long, default_value_t = cannonade_core::engine::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
     /// Write balanced opening positions (EPD, one FEN per line) for matches: random play for
@@ -110,23 +110,23 @@ enum Command {
         options: Vec<String>,
     },
     /// Train an NNUE for a variant from scored positions (see docs/nnue.md).
-    Train(cannonade::tools::train::TrainArgs),
+    Train(cannonade_tools::train::TrainArgs),
     /// Annotate finished games (see docs/analyse.md): every position searched, each move
     /// marked by the win chances it gave away (?!, ?, ??), better lines, the players' totals,
     /// and a graph of each game (SVG).
     #[command(alias = "analyze")]
-    Analyse(cannonade::tools::analyse::AnalyseArgs),
+    Analyse(cannonade_tools::analyse::AnalyseArgs),
     /// Run test suites of positions (EPD with `bm`, `am`, `dm`; see docs/epd.md) at a fixed
     /// depth, node count or time: the misses, then the solved count of each file.
-    Epd(cannonade::tools::epd::EpdArgs),
+    Epd(cannonade_tools::epd::EpdArgs),
     /// Fit the chess-family evaluation's weights to scored positions (see docs/evaluation.md).
-    Tune(cannonade::tools::tune::TuneArgs),
+    Tune(cannonade_tools::tune::TuneArgs),
     /// Fit a game's win-chance model (WDL) to the results of its self-play data and draw the
     /// fit (see docs/wdl.md).
-    Wdl(cannonade::tools::wdl::WdlArgs),
+    Wdl(cannonade_tools::wdl::WdlArgs),
     /// Tune the search's margins and reductions by SPSA in self-play (see docs/search.md):
     /// resumable, with the trajectories plotted; `--list` names the parameters.
-    Spsa(cannonade::tools::spsa::SpsaArgs),
+    Spsa(cannonade_tools::spsa::SpsaArgs),
     /// Play engines against each other (cutechess-cli style options; see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
@@ -175,7 +175,7 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32) -> Result<(), String> {
-    let r = cannonade::engine::bench::run(depth, |line| eprintln!("{line}"))
+    let r = cannonade_core::engine::bench::run(depth, |line| eprintln!("{line}"))
         .map_err(|e| e.to_string())?;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nps());
@@ -192,7 +192,7 @@ fn run_openings(
     options: &[String],
 ) -> Result<(), String> {
     let state = engine_for(variant, options)?;
-    let spec = cannonade::tools::openings::OpeningSpec {
+    let spec = cannonade_tools::openings::OpeningSpec {
         count,
         plies,
         depth,
@@ -200,7 +200,7 @@ fn run_openings(
         seed,
     };
     // Positions are printed as they are found, so a long run shows its progress.
-    cannonade::tools::openings::generate(state.session(), &spec, |fen| println!("{fen}"))
+    cannonade_tools::openings::generate(state.session(), &spec, |fen| println!("{fen}"))
         .map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -249,12 +249,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Legal { variant }) => match registry::find(&variant) {
             None => Err(format!("unknown variant '{variant}'")),
-            Some(info) => cannonade::tools::legal::run(
-                info,
-                std::io::stdin().lock(),
-                std::io::stdout().lock(),
-            )
-            .map_err(|e| e.to_string()),
+            Some(info) => {
+                cannonade_tools::legal::run(info, std::io::stdin().lock(), std::io::stdout().lock())
+                    .map_err(|e| e.to_string())
+            }
         },
         Some(Command::Bench { depth }) => run_bench(depth),
         Some(Command::Openings {
@@ -292,19 +290,19 @@ fn main() -> ExitCode {
             };
             run_datagen(&spec, &out)
         }
-        Some(Command::Train(args)) => cannonade::tools::train::run(&args),
+        Some(Command::Train(args)) => cannonade_tools::train::run(&args),
         Some(Command::Analyse(args)) => {
-            cannonade::tools::analyse::run(&args).map_err(|e| e.to_string())
+            cannonade_tools::analyse::run(&args).map_err(|e| e.to_string())
         }
-        Some(Command::Epd(args)) => cannonade::tools::epd::run(&args)
+        Some(Command::Epd(args)) => cannonade_tools::epd::run(&args)
             .map(|_| ())
             .map_err(|e| e.to_string()),
-        Some(Command::Tune(args)) => cannonade::tools::tune::run(&args),
-        Some(Command::Wdl(args)) => cannonade::tools::wdl::run(&args),
-        Some(Command::Spsa(args)) => cannonade::tools::spsa::run(&args),
-        Some(Command::Match { args }) => cannonade::tools::r#match::run(&args),
+        Some(Command::Tune(args)) => cannonade_tools::tune::run(&args),
+        Some(Command::Wdl(args)) => cannonade_tools::wdl::run(&args),
+        Some(Command::Spsa(args)) => cannonade_tools::spsa::run(&args),
+        Some(Command::Match { args }) => cannonade_tools::match_runner::run(&args),
         None => {
-            cannonade::protocol::run_stdin();
+            cannonade_core::protocol::run_stdin();
             Ok(())
         }
     };

@@ -2,8 +2,8 @@
 //! purpose (tests/data/analyse, written by examples/blunder_games.rs), on the PGN forms other
 //! programs save, on files with broken games among good ones, and with bad arguments.
 
-use cannonade::engine::registry;
-use cannonade::tools::pgn::{movetext_tokens, read_games, RawGame};
+use cannonade_core::engine::registry;
+use cannonade_tools::pgn::{movetext_tokens, read_games, RawGame};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

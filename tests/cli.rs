@@ -205,7 +205,7 @@ fn variants_lists_every_game_with_its_real_name_board_and_start() {
         "{out}"
     );
     // Every engine name is followed by its start position, which the engine accepts.
-    for v in cannonade::engine::registry::VARIANTS {
+    for v in cannonade_core::engine::registry::VARIANTS {
         let at = lines
             .iter()
             .position(|l| l.starts_with(&format!("{} (", v.game.name)))

@@ -3,9 +3,9 @@
 //! resuming a cut-off file gives what an uninterrupted run gives; the reader refuses what is not
 //! its data. Node counts are tiny, so the games are poor but quick.
 
-use cannonade::engine::registry::{self, VARIANTS};
-use cannonade::games::Notation;
-use cannonade::tools::datagen::{
+use cannonade_core::engine::registry::{self, VARIANTS};
+use cannonade_core::games::Notation;
+use cannonade_tools::datagen::{
     self, DataError, DataReader, DatagenSpec, GameResult, Record, SearchLimit, Shard, MIN_PLY,
     SCORE_MATE,
 };
@@ -82,7 +82,7 @@ fn every_game_writes_readable_legal_quiet_positions() {
                 games.push(r.game);
             }
             // One result per game, seen from each side.
-            let white = if session.side_to_move() == cannonade::board::Color::White {
+            let white = if session.side_to_move() == cannonade_core::board::Color::White {
                 r.result
             } else {
                 r.result.flip()
@@ -91,7 +91,7 @@ fn every_game_writes_readable_legal_quiet_positions() {
             let mut s0 = v.new_session();
             s0.set_position(Some(&first.fen), &[], Notation::Uci)
                 .unwrap();
-            let white0 = if s0.side_to_move() == cannonade::board::Color::White {
+            let white0 = if s0.side_to_move() == cannonade_core::board::Color::White {
                 first.result
             } else {
                 first.result.flip()

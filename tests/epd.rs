@@ -9,8 +9,8 @@
 
 mod epd_support;
 
-use cannonade::engine::registry::{self, VariantInfo};
-use cannonade::tools::epd::problem::{read_problem, Problem};
+use cannonade_core::engine::registry::{self, VariantInfo};
+use cannonade_tools::epd::problem::{read_problem, Problem};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,7 +60,7 @@ fn problems(path: &Path, v: &'static VariantInfo) -> Vec<Problem> {
         .collect()
 }
 
-fn set(moves: &[cannonade::tools::epd::problem::ProblemMove]) -> BTreeSet<String> {
+fn set(moves: &[cannonade_tools::epd::problem::ProblemMove]) -> BTreeSet<String> {
     moves.iter().map(|m| m.uci.clone()).collect()
 }
 

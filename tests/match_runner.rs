@@ -2,10 +2,10 @@
 //! end, misbehaving engines, adjudication, SPRT stopping, PGN output, and every registered
 //! variant played through both protocols.
 
-use cannonade::engine::registry::VARIANTS;
-use cannonade::tools::r#match::args::parse;
-use cannonade::tools::r#match::game::{GameResult, Termination};
-use cannonade::tools::r#match::{run_match, MatchSummary, SprtDecision};
+use cannonade_core::engine::registry::VARIANTS;
+use cannonade_tools::match_runner::args::parse;
+use cannonade_tools::match_runner::game::{GameResult, Termination};
+use cannonade_tools::match_runner::{run_match, MatchSummary, SprtDecision};
 use std::path::PathBuf;
 use std::process::Command;
 

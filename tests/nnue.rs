@@ -3,10 +3,10 @@
 //! in its format), trained into a net file that loads for chess and only for chess, the same
 //! bytes from the same seed.
 
-use cannonade::engine::registry;
-use cannonade::games::chess::nnue_features::CHESS_FEATURES;
-use cannonade::nnue::{KingBuckets, NetError, Network, OutputBuckets};
-use cannonade::tools::train::{random_play_records, text_record};
+use cannonade_core::engine::registry;
+use cannonade_core::games::chess::nnue_features::CHESS_FEATURES;
+use cannonade_core::nnue::{KingBuckets, NetError, Network, OutputBuckets};
+use cannonade_tools::train::{random_play_records, text_record};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -283,7 +283,7 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
 /// A `cannonade datagen` file's bytes: `count` positions of random games of `variant` (ten to
 /// a game), labelled as [`random_play_records`] labels them.
 fn datagen_bytes(variant: &str, count: usize, seed: u64) -> Vec<u8> {
-    use cannonade::tools::datagen::{GameResult, Header, Record};
+    use cannonade_tools::datagen::{GameResult, Header, Record};
     let info = registry::find(variant).unwrap();
     let mut bytes = Header {
         variant: variant.into(),
@@ -310,7 +310,7 @@ fn datagen_bytes(variant: &str, count: usize, seed: u64) -> Vec<u8> {
 
 #[test]
 fn train_reads_datagen_files() {
-    use cannonade::tools::datagen::Header;
+    use cannonade_tools::datagen::Header;
     let dir = scratch("nnue-datagen");
     let header = |variant: &str| Header {
         variant: variant.into(),
@@ -382,7 +382,7 @@ fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
     let first = &random_play_records(registry::find("swedishcannon").unwrap(), 1, 5)[0];
     let mut one_cannon = registry::find("swedishcannon1").unwrap().new_session();
     assert!(one_cannon
-        .set_position(Some(&first.fen), &[], cannonade::games::Notation::Uci)
+        .set_position(Some(&first.fen), &[], cannonade_core::games::Notation::Uci)
         .is_err());
     for trainer in ["swedishcannon1", "swedishcannon"] {
         let o = train_on(trainer, &[&one, &two]);
@@ -418,9 +418,9 @@ fn a_swedish_cannon_net_can_start_from_the_chess_net() {
     // `--init` with the chess net: every chess feature's weights go to the Swedish feature of
     // the same piece on the same square, the cannons and the reserve counts start at zero, so
     // the starting net evaluates a position without cannons exactly as the chess net does.
-    use cannonade::nnue::train::TrainConfig;
-    use cannonade::nnue::FloatNetwork;
-    use cannonade::tools::train::{features_for, starting_net};
+    use cannonade_core::nnue::FloatNetwork;
+    use cannonade_tools::train::trainer::TrainConfig;
+    use cannonade_tools::train::{features_for, starting_net};
     let dir = scratch("nnue-init");
     let chess_net = dir.join("chess.nnue");
     std::fs::write(&chess_net, registry::find("chess").unwrap().net.unwrap()).unwrap();

@@ -8,13 +8,13 @@
 
 mod protocol_support;
 
-use cannonade::engine::registry::{self, VARIANTS};
-use cannonade::games::chess::Chess;
-use cannonade::games::{Game, Notation};
-use cannonade::nnue::{
+use cannonade_core::engine::registry::{self, VARIANTS};
+use cannonade_core::games::chess::Chess;
+use cannonade_core::games::{Game, Notation};
+use cannonade_core::nnue::{
     Accumulator, FloatNetwork, Network, NnueFeatures, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
 };
-use cannonade::search::{Limits, Report, SearchControl, SearchOptions, TranspositionTable};
+use cannonade_core::search::{Limits, Report, SearchControl, SearchOptions, TranspositionTable};
 use protocol_support::{Engine, ANSWER};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -340,10 +340,10 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
 /// Searches the session's position to `depth` with `net` (or the hand-written evaluation),
 /// returning the best move and the last reported score.
 fn search(
-    session: &dyn cannonade::engine::Session,
+    session: &dyn cannonade_core::engine::Session,
     net: Option<Arc<Network>>,
     depth: u32,
-) -> (String, cannonade::search::Score) {
+) -> (String, cannonade_core::search::Score) {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -399,7 +399,7 @@ fn the_search_scores_depth_one_with_the_net_evaluation_of_each_reply() {
         .max()
         .unwrap();
     let (_, score) = search(session.as_ref(), Some(Arc::clone(&net)), 1);
-    assert_eq!(score, cannonade::search::Score::Cp(best_child));
+    assert_eq!(score, cannonade_core::search::Score::Cp(best_child));
     // The hand-written evaluation scores it otherwise (the net is what was used).
     let (_, hand) = search(session.as_ref(), None, 1);
     assert_ne!(hand, score);

@@ -5,9 +5,9 @@
 
 mod protocol_support;
 
-use cannonade::engine::options::{self, OptionType};
-use cannonade::protocol::uci::option_line;
-use cannonade::protocol::xboard::{feature_option, NATIVE_OPTIONS};
+use cannonade_core::engine::options::{self, OptionType};
+use cannonade_core::protocol::uci::option_line;
+use cannonade_core::protocol::xboard::{feature_option, NATIVE_OPTIONS};
 use protocol_support::{Engine, ANSWER};
 
 fn uci() -> (Engine, Vec<String>) {

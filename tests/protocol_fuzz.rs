@@ -1118,7 +1118,7 @@ fn protocol_fuzz() {
     let variants = variants();
     assert_eq!(
         variants.len(),
-        cannonade::engine::registry::VARIANTS.len(),
+        cannonade_core::engine::registry::VARIANTS.len(),
         "the variants read from 'cannonade variants'"
     );
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

@@ -176,7 +176,7 @@ fn handshake_lists_the_options() {
         .iter()
         .find(|l| l.contains("name UCI_Variant"))
         .unwrap();
-    for v in cannonade::engine::registry::VARIANTS {
+    for v in cannonade_core::engine::registry::VARIANTS {
         assert!(
             variants.contains(&format!(" var {}", v.game.name)),
             "{variants}"
@@ -718,7 +718,7 @@ fn eval_material_only_scores_material_alone() {
 #[test]
 fn weak_levels_play_legal_moves_in_time_in_every_game() {
     let mut e = Engine::uci();
-    for info in cannonade::engine::VARIANTS {
+    for info in cannonade_core::engine::VARIANTS {
         for (option, value) in [("UCI_LimitStrength", "true"), ("Skill Level", "3")] {
             e.send(&format!(
                 "setoption name UCI_Variant value {}",

@@ -11,9 +11,9 @@
 //! `--variantpath` (announces its variants only after `setoption name VariantPath`, as
 //! Fairy-Stockfish does for variants loaded from a file).
 
-use cannonade::engine::registry::{self, VARIANTS};
-use cannonade::engine::Session;
-use cannonade::games::{Notation, Outcome};
+use cannonade_core::engine::registry::{self, VARIANTS};
+use cannonade_core::engine::Session;
+use cannonade_core::games::{Notation, Outcome};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

@@ -3,8 +3,8 @@
 //! `make_move`, the game's own `outcome`), cut only where the answer is already certain (a
 //! move that wins, a reply that escapes), so it shares nothing with the search but the rules.
 
-use cannonade::engine::registry::{GameVisitor, VariantInfo};
-use cannonade::games::{Game, Notation, Outcome};
+use cannonade_core::engine::registry::{GameVisitor, VariantInfo};
+use cannonade_core::games::{Game, Notation, Outcome};
 
 /// Whether the side to move of `pos` can force a win within `n` of its own moves (a win on
 /// its `n`-th move at the latest: mate, a town taken, the opponent left without moves where
@@ -20,7 +20,7 @@ pub fn wins_within<G: Game>(pos: &mut G, n: u32) -> bool {
 
 /// Whether move `m` of the side to move wins by force within `n` of that side's moves
 /// (counting `m`).
-pub fn move_wins_within<G: Game>(pos: &mut G, m: cannonade::games::Move, n: u32) -> bool {
+pub fn move_wins_within<G: Game>(pos: &mut G, m: cannonade_core::games::Move, n: u32) -> bool {
     pos.make_move(m);
     let win = match pos.outcome() {
         Some(Outcome::Loss(_)) => true,

@@ -1,0 +1,190 @@
+//! Searching every position of one game: the score of each and the line the engine prefers.
+
+use cannonade_core::board::Color;
+use cannonade_core::engine::{EngineState, MoveText, Session};
+use cannonade_core::games::{GameError, Notation, Outcome};
+use cannonade_core::search::{Limits, Report, Score, SearchControl, MATE};
+
+/// The longest better line written as a variation: enough to show the idea, short enough that
+/// a noisy tail of the principal variation is left out.
+pub const MAX_LINE_PLIES: usize = 10;
+
+/// One position of the game with the engine's verdict.
+#[derive(Clone, Debug)]
+pub struct ScoredPosition {
+    pub fen: String,
+    pub side: Color,
+    /// The search score in the search's own units (centipawns, mates as `MATE - plies`), side
+    /// to move's view: what `wdl::chances` reads.
+    pub score: i32,
+    /// The engine's best line (empty when the game is over here): UCI strings, to compare with
+    /// the move played, and the game's own notation, to write.
+    pub best_uci: Vec<String>,
+    pub best_pgn: Vec<String>,
+    /// The game has ended in this position (checkmate, no moves, repetition...).
+    pub game_over: bool,
+}
+
+/// A game with every position scored: `positions` has one more entry than `moves`.
+#[derive(Clone, Debug)]
+pub struct AnalysedGame {
+    pub variant: &'static str,
+    pub moves: Vec<MoveText>,
+    pub positions: Vec<ScoredPosition>,
+}
+
+/// The search's own score for a protocol score (mate in `n` is `MATE - (2n - 1)` plies away
+/// for the mating side), so that mates reach `wdl::chances` as the search reports them.
+pub fn internal_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
+        Score::Mate(n) => -(MATE - 2 * n.abs()),
+    }
+}
+
+/// Searches every position of the game played by `moves` (UCI strings, already checked legal)
+/// from `start_fen` (or the variant's start) with `state`'s session, options and table,
+/// calling `on_position` after each search.
+pub fn analyse(
+    state: &mut EngineState,
+    start_fen: Option<&str>,
+    moves: &[String],
+    limits: &Limits,
+    mut on_position: impl FnMut(),
+) -> Result<AnalysedGame, GameError> {
+    // A fresh table for each game, so a game's analysis does not depend on the games before it.
+    state.clear_table();
+    let tt = state.table();
+    // No GUI waits for these moves: the time kept back for communication (`Move Overhead`)
+    // would only shorten every `--movetime` search.
+    let opts = cannonade_core::search::SearchOptions {
+        move_overhead: std::time::Duration::ZERO,
+        ..state.options().clone()
+    };
+    let mut session = state.session().clone_session();
+    session.set_position(start_fen, &[], Notation::Uci)?;
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    let mut texts = Vec::with_capacity(moves.len());
+    for i in 0..=moves.len() {
+        let last = i == moves.len();
+        positions.push(score_position(session.as_ref(), last, limits, &opts, &tt));
+        on_position();
+        if let Some(mv) = moves.get(i) {
+            texts.push(session.move_text(mv, Notation::Uci)?);
+            session.play(mv, Notation::Uci)?;
+        }
+    }
+    Ok(AnalysedGame {
+        variant: session.variant(),
+        moves: texts,
+        positions,
+    })
+}
+
+/// The verdict on the current position of `session`. The game's own ending is taken as it is
+/// in the last position (`last`); in one the game went on from (a repetition nobody claimed),
+/// the search decides.
+fn score_position(
+    session: &dyn Session,
+    last: bool,
+    limits: &Limits,
+    opts: &cannonade_core::search::SearchOptions,
+    tt: &cannonade_core::search::TranspositionTable,
+) -> ScoredPosition {
+    let fen = session.fen();
+    let side = session.side_to_move();
+    let ended = session.outcome().filter(|_| last);
+    if let Some(outcome) = ended {
+        let score = match outcome {
+            Outcome::Loss(_) => -MATE,
+            Outcome::Win(_) => MATE,
+            Outcome::Draw(_) => 0,
+        };
+        return ScoredPosition {
+            fen,
+            side,
+            score,
+            best_uci: Vec::new(),
+            best_pgn: Vec::new(),
+            game_over: true,
+        };
+    }
+    let ctl = SearchControl::new(false);
+    let mut pv: Vec<String> = Vec::new();
+    let r = session.search(limits, opts, tt, &ctl, Notation::Uci, &mut |report| {
+        if let Report::Info(info) = report {
+            if info.multipv == 1 && info.bound.is_none() && !info.pv.is_empty() {
+                pv = info.pv;
+            }
+        }
+    });
+    let Some(best) = r.best else {
+        return ScoredPosition {
+            fen,
+            side,
+            score: internal_score(r.score),
+            best_uci: Vec::new(),
+            best_pgn: Vec::new(),
+            game_over: true,
+        };
+    };
+    // The last full line reported, if it starts with the move chosen (a later, unfinished
+    // iteration may have changed the move).
+    if pv.first() != Some(&best) {
+        pv = vec![best];
+    }
+    pv.truncate(MAX_LINE_PLIES);
+    let best_pgn = line_in_pgn(session, &pv);
+    // A line is cut where a move fails to convert (never expected): both lists stay in step.
+    pv.truncate(best_pgn.len());
+    ScoredPosition {
+        fen,
+        side,
+        score: internal_score(r.score),
+        best_uci: pv,
+        best_pgn,
+        game_over: false,
+    }
+}
+
+/// The moves of `line` (UCI strings from the current position) in the game's PGN notation.
+fn line_in_pgn(session: &dyn Session, line: &[String]) -> Vec<String> {
+    let mut s = session.clone_session();
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        let Ok(text) = s.move_text(mv, Notation::Uci) else {
+            break;
+        };
+        if s.play(mv, Notation::Uci).is_err() {
+            break;
+        }
+        out.push(text.pgn);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_core::search::Score;
+
+    #[test]
+    fn mate_scores_convert_back_to_the_search_units() {
+        for v in [
+            MATE - 1,
+            MATE - 3,
+            MATE - 7,
+            -(MATE - 2),
+            -(MATE - 4),
+            -MATE,
+            37,
+            -250,
+        ] {
+            assert_eq!(internal_score(Score::from_internal(v)), v);
+        }
+        // Odd and even plies meet at mate in n: the side to move mates on its n-th move.
+        assert_eq!(internal_score(Score::Mate(1)), MATE - 1);
+        assert_eq!(internal_score(Score::Mate(-1)), -(MATE - 2));
+    }
+}

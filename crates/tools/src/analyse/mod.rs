@@ -1,0 +1,302 @@
+//! `cannonade analyse`: annotating finished games (see docs/analyse.md). Every position of
+//! each game is searched; each move is judged by the expected score (win + draw/2, from
+//! `engine::wdl`) it gave away, marked as lichess marks moves, and the game is written back as
+//! PGN with scores, win chances and better lines, with a graph of the game as SVG.
+//!
+//! - [`game`]: searching the positions of one game.
+//! - [`judge`]: the marks and the players' totals.
+//! - [`write`]: the annotated PGN.
+//! - [`graph`]: the SVG picture.
+//! - [`run`] (here): reading the file, skipping bad games, writing each game as it finishes.
+
+pub mod game;
+pub mod graph;
+pub mod judge;
+pub mod write;
+
+use crate::pgn::{read_games, RawGame};
+use crate::progress::{say, terminal_bar};
+use crate::search_args::SearchArgs;
+use cannonade_core::engine::options::OptionError;
+use cannonade_core::engine::registry::{self, VariantInfo};
+use cannonade_core::engine::EngineState;
+use cannonade_core::games::GameError;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Depth searched per position when no limit is given.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// The options of `cannonade analyse`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(mut_arg("depth", |a| a.help("Depth searched per position [default: 10]")))]
+pub struct AnalyseArgs {
+    /// The games to analyse (PGN, as `cannonade match`, XBoard or pychess-variants write it).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: PathBuf,
+    /// Where to write the annotated games (PGN; replaced).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The variant of games without a `Variant` tag [default: chess].
+    #[arg(long)]
+    pub variant: Option<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Folder for the graphs (one SVG per game) [default: beside --out].
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Why the analysis could not run at all.
+#[derive(thiserror::Error, Debug)]
+pub enum AnalyseError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("unknown variant '{0}' (see `cannonade variants`)")]
+    UnknownVariant(String),
+    #[error("{0}")]
+    Option(#[from] OptionError),
+    #[error("--pgn and --out name the same file; the games would be overwritten")]
+    SameFile,
+    #[error("{0} holds no games")]
+    NoGames(String),
+    #[error("none of the {0} games could be analysed")]
+    NothingAnalysed(usize),
+    #[error(transparent)]
+    Graph(#[from] graph::GraphError),
+}
+
+/// Why one game was skipped (the others are still analysed).
+#[derive(thiserror::Error, Debug)]
+pub enum GameSkip {
+    #[error("unknown variant '{0}'")]
+    UnknownVariant(String),
+    #[error("{0}")]
+    Engine(OptionError),
+    #[error("{0}")]
+    Game(#[from] GameError),
+}
+
+/// A game read and checked, ready to search.
+struct Ready<'a> {
+    raw: &'a RawGame,
+    variant: &'static VariantInfo,
+    moves: Vec<String>,
+}
+
+/// The engines, one per game played in the file, made when first needed.
+struct Engines {
+    settings: Vec<String>,
+    by_variant: HashMap<&'static str, EngineState>,
+}
+
+impl Engines {
+    fn get(&mut self, v: &'static VariantInfo) -> Result<&mut EngineState, OptionError> {
+        if !self.by_variant.contains_key(v.game.name) {
+            let state = EngineState::for_tool(v, &self.settings)?;
+            self.by_variant.insert(v.game.name, state);
+        }
+        Ok(self.by_variant.get_mut(v.game.name).expect("just made"))
+    }
+}
+
+/// The game's variant (its `Variant` tag, else `default`), its engine, and its moves.
+fn prepare<'a>(
+    raw: &'a RawGame,
+    default: &'static VariantInfo,
+    engines: &mut Engines,
+) -> Result<Ready<'a>, GameSkip> {
+    let variant = match raw.tag("Variant") {
+        Some(name) => {
+            registry::find(name).ok_or_else(|| GameSkip::UnknownVariant(name.to_string()))?
+        }
+        None => default,
+    };
+    let state = engines.get(variant).map_err(GameSkip::Engine)?;
+    let moves = raw.moves(state.session(), None)?;
+    Ok(Ready {
+        raw,
+        variant,
+        moves,
+    })
+}
+
+/// Where game `number`'s graph goes: `OUT-stem-gameN.svg` beside `out`, or in `dir`.
+pub fn svg_path(out: &Path, dir: Option<&Path>, number: usize) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "analysis".into(), |s| s.to_string_lossy().into_owned());
+    let name = format!("{stem}-game{number}.svg");
+    match dir {
+        Some(d) => d.join(name),
+        None => out.with_file_name(name),
+    }
+}
+
+/// Runs `cannonade analyse`.
+pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
+    let input = args.pgn.display().to_string();
+    let out_name = args.out.display().to_string();
+    let text = std::fs::read_to_string(&args.pgn).map_err(|source| AnalyseError::Read {
+        path: input.clone(),
+        source,
+    })?;
+    let same = |a: &Path, b: &Path| {
+        a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    };
+    if same(&args.pgn, &args.out) {
+        return Err(AnalyseError::SameFile);
+    }
+    let default = match &args.variant {
+        Some(name) => {
+            registry::find(name).ok_or_else(|| AnalyseError::UnknownVariant(name.clone()))?
+        }
+        None => registry::find("chess").expect("chess is registered"),
+    };
+    let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
+    let mut engines = Engines {
+        settings: args.search.engine_settings(),
+        by_variant: HashMap::new(),
+    };
+    // Bad options are refused before anything is written.
+    engines.get(default)?;
+
+    let raws = read_games(&text);
+    if raws.is_empty() {
+        return Err(AnalyseError::NoGames(input));
+    }
+    let mut ready = Vec::new();
+    for raw in &raws {
+        match prepare(raw, default, &mut engines) {
+            Ok(r) => ready.push(r),
+            Err(e) => eprintln!(
+                "{input}: game {} (line {}) skipped: {e}",
+                raw.number, raw.line
+            ),
+        }
+    }
+    if ready.is_empty() {
+        return Err(AnalyseError::NothingAnalysed(raws.len()));
+    }
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).map_err(|source| AnalyseError::Write {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let write_err = |source| AnalyseError::Write {
+        path: out_name.clone(),
+        source,
+    };
+    let mut out = File::create(&args.out).map_err(write_err)?;
+
+    let total: u64 = ready.iter().map(|r| r.moves.len() as u64 + 1).sum();
+    let bar = terminal_bar(
+        true,
+        total,
+        "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
+    );
+    let mut done = 0u64;
+    let mut analysed = 0;
+    for r in &ready {
+        let state = engines.get(r.variant)?;
+        if let Some(bar) = &bar {
+            bar.set_message(format!("game {}", r.raw.number));
+        }
+        let analysis = game::analyse(state, r.raw.tag("FEN"), &r.moves, &limits, || {
+            done += 1;
+            if let Some(bar) = &bar {
+                bar.set_position(done);
+            }
+        });
+        let analysis = match analysis {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!(
+                    "{input}: game {} (line {}) skipped: {e}",
+                    r.raw.number, r.raw.line
+                );
+                continue;
+            }
+        };
+        let verdicts = judge::judge(&analysis);
+        let summary = judge::Summary::of(&verdicts);
+        let variant_tag =
+            (r.raw.tag("Variant").is_none() && !r.variant.standard).then_some(r.variant.game.name);
+        let pgn = write::write_game(
+            &write::Output {
+                raw: r.raw,
+                variant_tag,
+                limit: &limit_text,
+            },
+            &analysis,
+            &verdicts,
+            &summary,
+        );
+        // Written and flushed at once: an interrupted run keeps every game finished.
+        out.write_all(pgn.as_bytes()).map_err(write_err)?;
+        out.flush().map_err(write_err)?;
+        let svg = svg_path(&args.out, args.svg.as_deref(), r.raw.number);
+        let title = format!(
+            "{} - {} ({}, game {})",
+            r.raw.tag("White").unwrap_or("?"),
+            r.raw.tag("Black").unwrap_or("?"),
+            r.variant.full_name,
+            r.raw.number
+        );
+        graph::draw(&svg, &title, &analysis, &verdicts)?;
+        analysed += 1;
+        say(
+            bar.as_ref(),
+            &format!(
+                "game {} ({} - {}, {}, {} moves): {} graph {}",
+                r.raw.number,
+                r.raw.tag("White").unwrap_or("?"),
+                r.raw.tag("Black").unwrap_or("?"),
+                r.variant.game.name,
+                r.moves.len(),
+                write::summary_sentence(&summary),
+                svg.display()
+            ),
+        );
+        if bar.is_none() {
+            eprintln!("analyse: {done}/{total} positions");
+        }
+    }
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    println!(
+        "{analysed} of {} games analysed into {out_name}",
+        raws.len()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graphs_go_beside_the_output_or_in_the_folder_given() {
+        let out = Path::new("/tmp/x/games.pgn");
+        assert_eq!(
+            svg_path(out, None, 3),
+            PathBuf::from("/tmp/x/games-game3.svg")
+        );
+        assert_eq!(
+            svg_path(out, Some(Path::new("pics")), 1),
+            PathBuf::from("pics/games-game1.svg")
+        );
+    }
+}
