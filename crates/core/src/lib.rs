@@ -12,6 +12,7 @@
 pub mod board;
 pub mod engine;
 pub mod games;
+pub mod host;
 pub mod nnue;
 pub mod protocol;
 pub mod search;
