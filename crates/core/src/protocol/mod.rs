@@ -74,7 +74,7 @@ pub fn spawn_stdin_reader() -> Input {
 /// The default command: reads stdin, and the first command picks the protocol. `uci` (or any
 /// other command, as UCI engines usually accept) runs UCI; `xboard` runs the XBoard (CECP)
 /// adapter.
-pub fn run_stdin() {
+pub fn run_stdin(host: crate::host::SharedHost, seed: u64) {
     let input = spawn_stdin_reader();
     while let Ok(line) = input.recv() {
         let first = line.split_whitespace().next().unwrap_or("");
@@ -82,11 +82,11 @@ pub fn run_stdin() {
             "" => continue,
             "quit" => return,
             "xboard" => {
-                xboard::XBoard::new().run(Some(line), &input);
+                xboard::XBoard::new(host, seed).run(Some(line), &input);
                 return;
             }
             _ => {
-                uci::Uci::new().run(Some(line), &input);
+                uci::Uci::new(host, seed).run(Some(line), &input);
                 return;
             }
         }

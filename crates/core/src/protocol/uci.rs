@@ -11,6 +11,7 @@ use crate::engine::registry::VariantInfo;
 use crate::engine::state::EngineState;
 use crate::engine::wdl::Wdl;
 use crate::games::Notation;
+use crate::host::SharedHost;
 use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
@@ -30,17 +31,13 @@ struct Running {
 
 /// The UCI engine state.
 pub struct Uci {
+    /// The clock and threads the searches and jobs are given.
+    host: SharedHost,
     /// Game, rule switches, table and options, kept as the XBoard adapter keeps them.
     state: EngineState,
     running: Option<Running>,
     /// A `go perft` or `bench` running on its own thread.
     job: Option<Job>,
-}
-
-impl Default for Uci {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// Prints one line of output (stdout is line-buffered, so each line leaves at once).
@@ -113,9 +110,10 @@ pub fn option_line(o: &EngineOption) -> String {
 }
 
 impl Uci {
-    pub fn new() -> Self {
+    pub fn new(host: SharedHost, seed: u64) -> Self {
         Uci {
-            state: EngineState::new(),
+            host,
+            state: EngineState::new(seed),
             running: None,
             job: None,
         }
@@ -343,13 +341,16 @@ impl Uci {
         }
         let limits = self.parse_go(args);
         let session = self.state.session().clone_session();
-        let ctl = Arc::new(SearchControl::new(limits.ponder));
+        let ctl = Arc::new(SearchControl::new(Arc::clone(&self.host), limits.ponder));
         let tt = self.state.table();
         let opts = self.state.options().clone();
         let wdl_of = self.state.search_chances();
         let thread_ctl = Arc::clone(&ctl);
         let thread_limits = limits.clone();
-        let spawned = thread::Builder::new().name("go".into()).spawn(move || {
+        let spawned = thread::Builder::new()
+            .name("go".into())
+            .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
+            .spawn(move || {
             let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
                 (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
                 (Some(b), None) => say(&format!("bestmove {b}")),
@@ -497,6 +498,7 @@ impl Uci {
         let session = self.state.session().clone_session();
         let threads = self.state.options().threads;
         let started = Job::start(
+            &self.host,
             kind,
             session,
             threads,

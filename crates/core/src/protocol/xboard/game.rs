@@ -167,7 +167,7 @@ impl XBoard {
         self.cancel_job();
         let session = self.state.session().clone_session();
         let threads = self.state.options().threads;
-        let started = Job::start(kind, session, threads, NOTATION, move |event| match event {
+        let started = Job::start(&self.host, kind, session, threads, NOTATION, move |event| match event {
             JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
             JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
             // Not XBoard's: the bench as comment lines, which GUIs ignore.

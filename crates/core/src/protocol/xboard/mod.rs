@@ -25,6 +25,7 @@ use crate::engine::jobs::Job;
 use crate::engine::options::{HASH, PONDER, THREADS};
 use crate::engine::state::EngineState;
 use crate::games::Notation;
+use crate::host::SharedHost;
 use clock::Clock;
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -69,21 +70,17 @@ pub struct XBoard {
     /// thrown away. With the command that sent each, for its error message.
     pending: Vec<(&'static str, String, String)>,
     job: Option<Job>,
+    /// The clock and threads the searches and jobs are given.
+    host: SharedHost,
     /// `pong`s held back until the running `perft` has printed its answer (a `pong` promises
     /// that every earlier command is done).
     held_pongs: Vec<String>,
 }
 
-impl Default for XBoard {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl XBoard {
-    pub fn new() -> Self {
+    pub fn new(host: SharedHost, seed: u64) -> Self {
         XBoard {
-            state: EngineState::new(),
+            state: EngineState::new(seed),
             setup_fen: None,
             history: Vec::new(),
             clock: Clock::default(),
@@ -98,6 +95,7 @@ impl XBoard {
             last_info: Arc::new(Mutex::new(None)),
             pending: Vec::new(),
             job: None,
+            host,
             held_pongs: Vec::new(),
         }
     }

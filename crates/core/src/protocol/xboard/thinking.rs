@@ -144,7 +144,7 @@ impl XBoard {
     pub(super) fn start_search(&mut self, purpose: Purpose, limits: Limits) {
         self.stop_search();
         let session = self.state.session().clone_session();
-        let ctl = Arc::new(SearchControl::new(false));
+        let ctl = Arc::new(SearchControl::new(Arc::clone(&self.host), false));
         let tt = self.state.table();
         let opts = self.state.options().clone();
         let thread_ctl = Arc::clone(&ctl);
@@ -156,6 +156,7 @@ impl XBoard {
         }
         let spawned = thread::Builder::new()
             .name("xboard-search".into())
+            .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
             .spawn(move || {
                 // Lines shown at the current depth: (depth, line number, moves).
                 let mut shown: Vec<(u32, u32, Vec<String>)> = Vec::new();
