@@ -31,9 +31,10 @@ enum Incoming {
     Wake,
 }
 
-/// The engine on this process's standard input and output, until `quit` or the end of input.
-pub fn run(host: Arc<dyn Host>) {
-    serve(host, std::io::stdin(), |line| {
+/// The engine on this process's standard input and output, until `quit` or the end of input;
+/// a weakened engine's choices start from `seed`.
+pub fn run(host: Arc<dyn Host>, seed: u64) {
+    serve(host, seed, std::io::stdin(), |line| {
         // A closed output (the GUI went away) is no reason to panic; the end of input follows.
         // Standard output is line-buffered: each line leaves at once.
         let _ = writeln!(std::io::stdout().lock(), "{line}");
@@ -45,6 +46,7 @@ pub fn run(host: Arc<dyn Host>) {
 /// it lets finish.
 pub fn serve(
     host: Arc<dyn Host>,
+    seed: u64,
     input: impl Read + Send + 'static,
     write: impl Fn(&str) + Send + Sync + 'static,
 ) {
@@ -53,7 +55,7 @@ pub fn serve(
     let out = Output::new(write, move || {
         let _ = tx.send(Incoming::Wake);
     });
-    let Some((mut adapter, first)) = choose_protocol(&rx, host, out) else {
+    let Some((mut adapter, first)) = choose_protocol(&rx, host, seed, out) else {
         return;
     };
     if !adapter.handle(&first) {
@@ -115,6 +117,7 @@ fn read_lines(input: impl Read + Send + 'static, tx: Sender<Incoming>) {
 fn choose_protocol(
     rx: &Receiver<Incoming>,
     host: Arc<dyn Host>,
+    seed: u64,
     out: Output,
 ) -> Option<(Box<dyn Adapter>, String)> {
     loop {
@@ -124,8 +127,8 @@ fn choose_protocol(
         let adapter: Box<dyn Adapter> = match line.split_whitespace().next() {
             None => continue,
             Some("quit") => return None,
-            Some("xboard") => Box::new(XBoard::new(host, out)),
-            Some(_) => Box::new(Uci::new(host, out)),
+            Some("xboard") => Box::new(XBoard::new(host, seed, out)),
+            Some(_) => Box::new(Uci::new(host, seed, out)),
         };
         return Some((adapter, line));
     }
@@ -134,7 +137,7 @@ fn choose_protocol(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simple_host::SimpleHost;
+    use crate::NativeHost;
     use std::io::Cursor;
     use std::sync::Mutex;
 
@@ -143,7 +146,8 @@ mod tests {
         let lines = Arc::new(Mutex::new(Vec::new()));
         let written = Arc::clone(&lines);
         serve(
-            Arc::new(SimpleHost::new()),
+            Arc::new(NativeHost::new()),
+            1,
             Cursor::new(input.to_string().into_bytes()),
             move |l| written.lock().unwrap().push(l.to_string()),
         );

@@ -79,13 +79,14 @@ impl Engine {
     /// `print(line)` gets every line the engine writes. `read(waitMs)`, given where the page
     /// shares a ring of input with the worker, returns the complete lines written into it
     /// since it was last called (joined by newlines), or null; it may wait up to `waitMs`.
+    /// A weakened engine's choices start from `seed` (a BigInt the page draws).
     #[wasm_bindgen(constructor)]
-    pub fn new(print_fn: js_sys::Function, read_fn: Option<js_sys::Function>) -> Engine {
+    pub fn new(print_fn: js_sys::Function, read_fn: Option<js_sys::Function>, seed: u64) -> Engine {
         let has_input = read_fn.is_some();
         PRINT.with(|p| *p.borrow_mut() = Some(print_fn));
         READ.with(|r| *r.borrow_mut() = read_fn);
         let input: Option<worker::ReadLines> = has_input.then(|| Box::new(read) as _);
-        Engine(WorkerEngine::new(clock, print, input))
+        Engine(WorkerEngine::new(clock, print, input, seed))
     }
 
     /// Handles one line of UCI (or several, separated by newlines); false once `quit` was

@@ -102,11 +102,13 @@ pub struct WorkerEngine {
 impl WorkerEngine {
     /// An engine whose clock is `now`, writing its lines with `print`; `input`, where the page
     /// can write lines the worker reads while it is busy (a shared ring), is read by the
-    /// searches' polls and by [`WorkerEngine::pump`].
+    /// searches' polls and by [`WorkerEngine::pump`]. A weakened search's choices start from
+    /// `seed`.
     pub fn new(
         now: impl Fn() -> Duration + Send + Sync + 'static,
         print: impl Fn(&str) + Send + Sync + 'static,
         input: Option<ReadLines>,
+        seed: u64,
     ) -> WorkerEngine {
         // The adapter's wake comes, on a host without threads, before the call that ran the
         // work returns: a flag read after each line is enough.
@@ -124,7 +126,7 @@ impl WorkerEngine {
             now: Box::new(now),
             shared: Arc::clone(&shared),
         };
-        let uci = Uci::new(Arc::new(host), out);
+        let uci = Uci::new(Arc::new(host), seed, out);
         let _ = shared.remote.set(uci.remote());
         WorkerEngine {
             uci,
@@ -270,6 +272,7 @@ mod tests {
                 let _ = tx.lock().unwrap().send(l.to_string());
             },
             Some(read),
+            1,
         );
         (e, rx)
     }

@@ -68,7 +68,7 @@ pub struct Progress {
 /// [`Remote`]s.
 struct Running {
     id: SearchId,
-    ctl: SearchControl,
+    ctl: Arc<SearchControl>,
     /// An infinite or ponder search: it ends only when stopped (or, pondering, when it
     /// becomes a search on the clock at `ponderhit`).
     waits_for_stop: AtomicBool,
@@ -181,10 +181,15 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine in its initial state ([`EngineState::new`]), writing moves in `notation`,
-    /// reporting to `listener`.
-    pub fn new(host: Arc<dyn Host>, notation: Notation, listener: Arc<dyn Listener>) -> Engine {
-        Engine::with_state(host, EngineState::new(), notation, listener)
+    /// An engine in its initial state ([`EngineState::new`], a weakened search's choices
+    /// starting from `seed`), writing moves in `notation`, reporting to `listener`.
+    pub fn new(
+        host: Arc<dyn Host>,
+        seed: u64,
+        notation: Notation,
+        listener: Arc<dyn Listener>,
+    ) -> Engine {
+        Engine::with_state(host, EngineState::new(seed), notation, listener)
     }
 
     /// An engine over a state made elsewhere (a tool's, with its options set).
@@ -276,7 +281,7 @@ impl Engine {
         let id = SearchId(self.searches);
         let running = Arc::new(Running {
             id,
-            ctl: SearchControl::new(limits.ponder),
+            ctl: Arc::new(SearchControl::new(Arc::clone(&self.host), limits.ponder)),
             waits_for_stop: AtomicBool::new(limits.infinite || limits.ponder),
             finished: Mutex::new(false),
             finished_now: Condvar::new(),
@@ -404,7 +409,7 @@ impl Engine {
         let listener = Arc::clone(&self.listener);
         let ended = Arc::new(AtomicBool::new(false));
         let job_ended = Arc::clone(&ended);
-        let job = Job::start(kind, session, threads, self.notation, move |event| {
+        let job = Job::start(&self.host, kind, session, threads, self.notation, move |event| {
             let last = matches!(
                 event,
                 JobEvent::PerftTotal { .. }
@@ -523,6 +528,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let e = Engine::new(
             Arc::new(host),
+            1,
             Notation::Uci,
             Arc::new(Ears(Mutex::new(tx))),
         );

@@ -155,11 +155,12 @@ pub fn option_line(o: &EngineOption) -> String {
 }
 
 impl Uci {
-    /// A UCI engine on `host`, answering through `out`.
-    pub fn new(host: Arc<dyn Host>, out: Output) -> Uci {
+    /// A UCI engine on `host`, answering through `out`; a weakened search's choices start
+    /// from `seed`.
+    pub fn new(host: Arc<dyn Host>, seed: u64, out: Output) -> Uci {
         let reports = Arc::new(Reports { out: out.clone() });
         Uci {
-            engine: Engine::new(host, Notation::Uci, reports),
+            engine: Engine::new(host, seed, Notation::Uci, reports),
             out,
         }
     }

@@ -72,11 +72,12 @@ pub struct XBoard {
 }
 
 impl XBoard {
-    /// An XBoard engine on `host`, answering through `out`.
-    pub fn new(host: Arc<dyn Host>, out: Output) -> XBoard {
+    /// An XBoard engine on `host`, answering through `out`; a weakened search's choices start
+    /// from `seed`.
+    pub fn new(host: Arc<dyn Host>, seed: u64, out: Output) -> XBoard {
         let reports = Arc::new(Reports::new(out.clone()));
         XBoard {
-            engine: Engine::new(host, NOTATION, Arc::clone(&reports) as _),
+            engine: Engine::new(host, seed, NOTATION, Arc::clone(&reports) as _),
             out,
             reports,
             setup_fen: None,
