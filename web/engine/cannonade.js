@@ -178,6 +178,13 @@
   // The worker's side: cannonade-worker.js loads this script and calls CannonadeWorkerMain
   // with the page's first message.
 
+  // A seed for a weakened engine's choices, different in every worker.
+  function freshSeed() {
+    const words = new Uint32Array(2);
+    crypto.getRandomValues(words);
+    return (BigInt(words[0]) << 32n) | BigInt(words[1]);
+  }
+
   function CannonadeWorkerMain(scope, init) {
     const queue = [];
     let engine = null;
@@ -234,7 +241,7 @@
 
     wasm_bindgen({ module_or_path: init.module || init.wasmUrl }).then(
       () => {
-        engine = new wasm_bindgen.Engine(print, reader === null ? undefined : (waitMs) => reader.read(waitMs));
+        engine = new wasm_bindgen.Engine(print, reader === null ? undefined : (waitMs) => reader.read(waitMs), freshSeed());
         // A worker started again (after a stop without shared memory) gets the page's
         // settings and position back silently.
         muted = true;

@@ -114,7 +114,10 @@ impl WorkerEngine {
         // work returns: a flag read after each line is enough.
         let woke = Arc::new(AtomicBool::new(false));
         let set_woke = Arc::clone(&woke);
-        let out = Output::new(print, move || set_woke.store(true, Relaxed));
+        // The adapter says some answers in one piece (`d`'s board): the page gets one line
+        // at a time, as a pipe would deliver them.
+        let each_line = move |text: &str| text.split('\n').for_each(&print);
+        let out = Output::new(each_line, move || set_woke.store(true, Relaxed));
         let shared = Arc::new(Shared {
             out: out.clone(),
             input,
@@ -295,6 +298,7 @@ mod tests {
             .expect("bestmove");
         let fen = out.iter().position(|l| l.starts_with("Fen: ")).expect("d");
         assert!(ready < best && best < fen, "{out:?}");
+        assert!(out.iter().all(|l| !l.contains('\n')), "one line at a time");
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
     }
 
