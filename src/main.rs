@@ -158,7 +158,12 @@ fn run_perft(
         .set_position(fen, &moves, Notation::Uci)
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let split = session.perft_divide(depth, threads.max(1), Notation::Uci);
+    let split = session.perft_divide(
+        &*cannonade_native::host(),
+        depth,
+        threads.max(1),
+        Notation::Uci,
+    );
     let elapsed = start.elapsed();
     let total = split.total;
     for (m, n) in &split.moves {
@@ -175,7 +180,8 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32) -> Result<(), String> {
-    let r = cannonade_core::engine::bench::run(depth, |line| eprintln!("{line}"))
+    let host = cannonade_native::host();
+    let r = cannonade_core::engine::bench::run(&host, depth, |line| eprintln!("{line}"))
         .map_err(|e| e.to_string())?;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nps());
@@ -226,6 +232,12 @@ fn run_datagen(spec: &DatagenSpec, out: &std::path::Path) -> Result<(), String> 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Searches run on the thread that asks for them (the tools', `bench`'s): this one, with
+    // the search's stack wherever the system's main thread has less.
+    cannonade_native::with_search_stack(move || run(cli))
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft {
             variant,
@@ -302,7 +314,7 @@ fn main() -> ExitCode {
         Some(Command::Spsa(args)) => cannonade_tools::spsa::run(&args),
         Some(Command::Match { args }) => cannonade_tools::match_runner::run(&args),
         None => {
-            cannonade_core::protocol::run_stdin();
+            cannonade_native::stdio::run(cannonade_native::host(), cannonade_native::seed());
             Ok(())
         }
     };

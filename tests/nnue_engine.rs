@@ -352,8 +352,8 @@ fn search(
         nnue: net,
         ..SearchOptions::default()
     };
-    let tt = TranspositionTable::new(4);
-    let ctl = SearchControl::new(false);
+    let tt = Arc::new(TranspositionTable::new(4));
+    let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
     let r = session.search(
         &limits,
         &opts,

@@ -89,6 +89,9 @@ fn search_net(variant: &str, features: usize) -> Network {
 
 fn search_nps(c: &mut Criterion) {
     let mut g = c.benchmark_group("search_nps");
+    let epoch = Instant::now();
+    let host: cannonade_core::host::SharedHost =
+        Arc::new(cannonade_core::host::SingleThread::new(move || epoch.elapsed()));
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4))
@@ -111,8 +114,8 @@ fn search_nps(c: &mut Criterion) {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
                         // A fresh table each time, made before the clock starts.
-                        let tt = TranspositionTable::new(4);
-                        let ctl = SearchControl::new(false);
+                        let tt = std::sync::Arc::new(TranspositionTable::new(4));
+                        let ctl = std::sync::Arc::new(SearchControl::new(host.clone(), false));
                         let t = Instant::now();
                         let r =
                             session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});

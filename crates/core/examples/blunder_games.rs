@@ -31,7 +31,7 @@ const LAST_THROW: usize = 40;
 fn search(
     s: &dyn Session,
     opts: &SearchOptions,
-    tt: &TranspositionTable,
+    tt: &std::sync::Arc<TranspositionTable>,
     depth: u32,
 ) -> (Option<String>, i64) {
     let limits = Limits {
@@ -39,7 +39,9 @@ fn search(
         ..Limits::default()
     };
     tt.clear();
-    let ctl = SearchControl::new(false);
+    let epoch = std::time::Instant::now();
+    let host = std::sync::Arc::new(cannonade_core::host::SingleThread::new(move || epoch.elapsed()));
+    let ctl = std::sync::Arc::new(SearchControl::new(host, false));
     let r = s.search(&limits, opts, tt, &ctl, Notation::Uci, &mut |_| {});
     let score = match r.score {
         Score::Cp(cp) => i64::from(cp),
@@ -53,7 +55,7 @@ fn search(
 fn worst_move(
     s: &dyn Session,
     opts: &SearchOptions,
-    tt: &TranspositionTable,
+    tt: &std::sync::Arc<TranspositionTable>,
 ) -> Option<(String, i64)> {
     s.legal_moves(Notation::Uci)
         .into_iter()
@@ -75,7 +77,7 @@ fn worst_move(
 /// One game's PGN: the careless side throws at ply `first` (counted from 0) or at its first
 /// later move that loses at least `MIN_LOSS`.
 fn game(info: &'static registry::VariantInfo, first: usize, round: usize) -> String {
-    let tt = TranspositionTable::new(16);
+    let tt = std::sync::Arc::new(TranspositionTable::new(16));
     // The engine's own options for the game (its net among them), as `cannonade analyse`
     // searches with: the throw must be a blunder by the analysis's judgement.
     let state = EngineState::for_tool(info, &[]).expect("the game's engine");

@@ -3,6 +3,7 @@
 //!
 //! Expected move lists were worked out from the rules file by hand (and agree with pyffish).
 
+mod hosts;
 use cannonade_core::games::perft::perft;
 use cannonade_core::games::shogi::CannonShogi;
 use cannonade_core::games::shogi::ShogiMoves;
@@ -438,8 +439,8 @@ fn search_with(
     p: &CannonShogi,
     limits: Limits,
 ) -> cannonade_core::search::SearchResult<cannonade_core::games::Move> {
-    let tt = TranspositionTable::new(4);
-    let ctl = SearchControl::new(false);
+    let tt = std::sync::Arc::new(TranspositionTable::new(4));
+    let ctl = std::sync::Arc::new(SearchControl::new(hosts::single_thread(), false));
     search::search(
         p,
         &limits,

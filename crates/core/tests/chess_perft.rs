@@ -2,6 +2,7 @@
 //! positions, and of orthodox chess on the Gustavian board against Fairy-Stockfish's numbers
 //! (the rules file cannonrider.md), which tests the board code with holes.
 
+mod hosts;
 use cannonade_core::games::chess::{Chess, ChessPosition, GUSTAVIAN_CHESS_START};
 use cannonade_core::games::perft::{divide, perft};
 use cannonade_core::games::Game;
@@ -85,8 +86,13 @@ fn chess_on_the_gustavian_board_matches_fairy_stockfish() {
 #[test]
 fn divide_with_threads_agrees_with_one_thread() {
     let pos = cannonade_core::engine::registry::new_game::<Chess>("chess").unwrap();
-    let one = divide(&pos, 4, 1);
-    let two = divide(&pos, 4, 2);
+    let host = hosts::thread_per_task();
+    let one = divide(&*host, &pos, 4, 1);
+    let two = divide(&*host, &pos, 4, 2);
+    assert_eq!(host.started.load(std::sync::atomic::Ordering::Relaxed), 1);
+    // A host without threads counts them all on the caller's.
+    let alone = divide(&*hosts::single_thread(), &pos, 4, 3);
+    assert_eq!(one, alone);
     assert_eq!(one, two);
     assert_eq!(one.iter().map(|(_, n)| n).sum::<u64>(), 197_281);
     assert_eq!(one.len(), 20);

@@ -8,6 +8,7 @@
 
 mod chess_family_support;
 
+mod hosts;
 use cannonade_core::games::chess::{ChessMoves, ChesstoniaChess};
 use cannonade_core::games::{Game, Outcome};
 use chess_family_support::*;
@@ -532,8 +533,8 @@ fn searched_score(p: &ChesstoniaChess, depth: u32) -> i32 {
     use cannonade_core::search::{
         self, Limits, Score, SearchControl, SearchOptions, TranspositionTable,
     };
-    let tt = TranspositionTable::new(16);
-    let ctl = SearchControl::new(false);
+    let tt = std::sync::Arc::new(TranspositionTable::new(16));
+    let ctl = std::sync::Arc::new(SearchControl::new(hosts::single_thread(), false));
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

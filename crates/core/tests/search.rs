@@ -7,6 +7,9 @@ use cannonade_core::search::{
     self, Limits, PvInfo, Report, Score, SearchControl, SearchOptions, TranspositionTable,
 };
 use proptest::prelude::*;
+use std::sync::Arc;
+
+mod hosts;
 
 fn start() -> Chess {
     cannonade_core::engine::registry::new_game::<Chess>("chess").unwrap()
@@ -36,8 +39,8 @@ fn run(
     limits: Limits,
     threads: usize,
 ) -> (search::SearchResult<Move>, Vec<PvInfo<Move>>) {
-    let tt = TranspositionTable::new(1);
-    let ctl = SearchControl::new(false);
+    let tt = Arc::new(TranspositionTable::new(1));
+    let ctl = Arc::new(SearchControl::new(hosts::threads(), false));
     let opts = SearchOptions {
         threads,
         ..SearchOptions::default()
@@ -175,8 +178,8 @@ fn perpetual_check_is_found_and_scored_as_a_draw() {
 
 #[test]
 fn bench_signature_is_stable_across_runs() {
-    let a = cannonade_core::engine::bench::run(4, |_| {}).unwrap();
-    let b = cannonade_core::engine::bench::run(4, |_| {}).unwrap();
+    let a = cannonade_core::engine::bench::run(&hosts::threads(), 4, |_| {}).unwrap();
+    let b = cannonade_core::engine::bench::run(&hosts::single_thread(), 4, |_| {}).unwrap();
     assert_eq!(a.nodes, b.nodes);
 }
 
@@ -322,8 +325,8 @@ fn analyse(
     limits: &Limits,
     lines: usize,
 ) -> (search::SearchResult<String>, Vec<PvInfo<String>>) {
-    let tt = TranspositionTable::new(1);
-    let ctl = SearchControl::new(false);
+    let tt = Arc::new(TranspositionTable::new(1));
+    let ctl = Arc::new(SearchControl::new(hosts::single_thread(), false));
     let opts = SearchOptions {
         multipv: lines,
         ..SearchOptions::default()
@@ -470,8 +473,8 @@ fn a_weak_level_plays_legal_repeatable_moves_among_its_lines_in_every_game() {
                     multipv,
                     ..SearchOptions::default()
                 };
-                let tt = TranspositionTable::new(1);
-                let ctl = SearchControl::new(false);
+                let tt = Arc::new(TranspositionTable::new(1));
+                let ctl = Arc::new(SearchControl::new(hosts::single_thread(), false));
                 let limits = Limits {
                     depth: Some(6),
                     nodes,

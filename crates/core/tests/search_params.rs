@@ -2,6 +2,7 @@
 //! and the protocols set them: a parameter set as an option changes what the search does, its
 //! default given explicitly changes nothing, and a value out of range is refused.
 
+mod hosts;
 use cannonade_core::engine::registry;
 use cannonade_core::engine::EngineState;
 use cannonade_core::games::Notation;
@@ -29,7 +30,7 @@ fn nodes_with(options: &[&str]) -> u64 {
         depth: Some(8),
         ..Limits::default()
     };
-    let ctl = SearchControl::new(false);
+    let ctl = std::sync::Arc::new(SearchControl::new(hosts::single_thread(), false));
     let r = session.search(
         &limits,
         state.options(),

@@ -9,6 +9,7 @@
 use cannonade_core::board::zobrist::SplitMix64;
 use cannonade_core::engine::Session;
 use cannonade_core::games::{GameError, Notation};
+use std::sync::Arc;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
 
@@ -77,14 +78,14 @@ pub fn is_level(
     depth: u32,
     max_score_cp: i32,
     opts: &SearchOptions,
-    tt: &TranspositionTable,
+    tt: &Arc<TranspositionTable>,
 ) -> bool {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     tt.clear();
-    let ctl = SearchControl::new(false);
+    let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
     let r = session.search(&limits, opts, tt, &ctl, Notation::Uci, &mut |_| {});
     matches!(r.score, Score::Cp(cp) if cp.abs() <= max_score_cp)
 }
@@ -98,7 +99,7 @@ pub fn generate(
     mut progress: impl FnMut(&str),
 ) -> Result<Vec<String>, OpeningsError> {
     let mut rng = SplitMix64::new(spec.seed);
-    let tt = TranspositionTable::new(16);
+    let tt = Arc::new(TranspositionTable::new(16));
     let opts = SearchOptions::default();
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(spec.count);
@@ -166,12 +167,12 @@ mod tests {
         for fen in &fens {
             let mut s = shogi.new_session();
             s.set_position(Some(fen), &[], Notation::Uci).unwrap();
-            let tt = TranspositionTable::new(16);
+            let tt = Arc::new(TranspositionTable::new(16));
             let limits = Limits {
                 depth: Some(3),
                 ..Limits::default()
             };
-            let ctl = SearchControl::new(false);
+            let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
             let r = s.search(
                 &limits,
                 &SearchOptions::default(),

@@ -2,14 +2,17 @@
 //! Each variant evaluates as the engine does by default: with its embedded net where it has
 //! one. The total node count is a signature of the search: it changes only when the search (or
 //! a game's move generation, evaluation or embedded net) changes, so a patch that claims to
-//! change nothing can be checked by it. Nodes per second measure speed.
+//! change nothing can be checked by it. Nodes per second measure speed, by the host's clock;
+//! the searches run on the caller's thread (which needs the search's stack, see
+//! [`crate::search::smp::SEARCH_STACK_BYTES`]).
 
 use crate::engine::registry::{self, VARIANTS};
 use crate::games::{GameError, Notation};
+use crate::host::SharedHost;
 use crate::search::{Limits, SearchControl, SearchOptions, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -51,18 +54,23 @@ pub enum BenchError {
     Stopped,
 }
 
-/// Runs the bench to `depth`; `progress` gets one line per position.
-pub fn run(depth: u32, progress: impl FnMut(String)) -> Result<BenchResult, BenchError> {
-    run_until(depth, &Arc::new(AtomicBool::new(false)), progress)
+/// Runs the bench to `depth` on `host`; `progress` gets one line per position.
+pub fn run(
+    host: &SharedHost,
+    depth: u32,
+    progress: impl FnMut(String),
+) -> Result<BenchResult, BenchError> {
+    run_until(host, depth, &Arc::new(AtomicBool::new(false)), progress)
 }
 
 /// [`run`], stopped (with an error) as soon as `cancel` is set, even inside a search.
 pub fn run_until(
+    host: &SharedHost,
     depth: u32,
     cancel: &Arc<AtomicBool>,
     mut progress: impl FnMut(String),
 ) -> Result<BenchResult, BenchError> {
-    let tt = TranspositionTable::new(BENCH_HASH_MB);
+    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
     let opts = SearchOptions {
         threads: 1,
         multipv: 1,
@@ -90,10 +98,13 @@ pub fn run_until(
             .set_position(Some(fen), &[], Notation::Uci)
             .map_err(|error| BenchError::Position { fen, error })?;
         tt.clear();
-        let ctl = SearchControl::with_cancel(Arc::clone(cancel));
-        let start = Instant::now();
+        let ctl = Arc::new(SearchControl::with_cancel(
+            Arc::clone(host),
+            Arc::clone(cancel),
+        ));
+        let start = host.now();
         let r = session.search(&limits, &opts, &tt, &ctl, Notation::Uci, &mut |_| {});
-        elapsed += start.elapsed();
+        elapsed += host.now().saturating_sub(start);
         if cancel.load(Relaxed) {
             return Err(BenchError::Stopped);
         }

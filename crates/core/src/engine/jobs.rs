@@ -1,13 +1,14 @@
-//! Long jobs that are not a search for a move (`perft`, `bench`), run on their own thread so
-//! that a protocol's command loop still answers while they count: one runner for both
-//! protocols. A job reports [`JobEvent`]s; each protocol words them in its own form.
+//! Long jobs that are not a search for a move (`perft`, `bench`), run on a thread of the host's
+//! so that a protocol's command loop still answers while they count (on the caller's thread,
+//! to the end, where the host has none): one runner for both protocols. A job reports
+//! [`JobEvent`]s; each protocol words them in its own form.
 
 use crate::engine::bench::{self, BenchError, BenchResult};
 use crate::engine::Session;
 use crate::games::Notation;
+use crate::host::SharedHost;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
-use std::thread::{self, JoinHandle};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// The deepest perft a protocol accepts (deeper counts would run for days).
 pub const MAX_PERFT_DEPTH: u32 = 20;
@@ -40,35 +41,61 @@ pub enum JobEvent {
     Failed(String),
 }
 
-/// A job running on its own thread.
+/// A job running on a thread of the host's (or one that ran on the caller's and has ended).
 pub struct Job {
     kind: JobKind,
     cancel: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    ended: Arc<Ended>,
+}
+
+/// Whether a job has ended, told by the job's thread.
+#[derive(Default)]
+struct Ended {
+    yes: Mutex<bool>,
+    told: Condvar,
+}
+
+/// Held by the job's task: dropped when the job ends (or panics), it says so.
+struct EndsJob(Arc<Ended>);
+
+impl Drop for EndsJob {
+    fn drop(&mut self) {
+        *self.0.yes.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.0.told.notify_all();
+    }
 }
 
 impl Job {
     /// Starts `kind` on a copy of the game (`session`, searched with `threads` where the job
-    /// uses threads), sending its events to `report` from the job's thread.
+    /// uses threads), sending its events to `report` from the job's thread: one of `host`'s,
+    /// or, where the host has none to give, the caller's (the job has then ended when this
+    /// returns). It does not fail today; the `Result` stays for hosts that may.
     pub fn start(
+        host: &SharedHost,
         kind: JobKind,
         session: Box<dyn Session>,
         threads: usize,
         notation: Notation,
-        mut report: impl FnMut(JobEvent) + Send + 'static,
+        report: impl FnMut(JobEvent) + Send + 'static,
     ) -> std::io::Result<Job> {
         let cancel = Arc::new(AtomicBool::new(false));
+        let ended = Arc::new(Ended::default());
         let stop = Arc::clone(&cancel);
-        let name = match kind {
-            JobKind::Perft { .. } => "perft",
-            JobKind::Bench { .. } => "bench",
-        };
-        let handle = thread::Builder::new()
-            .name(name.into())
-            .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
-            .spawn(move || match kind {
+        let ends = EndsJob(Arc::clone(&ended));
+        let job_host = Arc::clone(host);
+        let task = move || {
+            // Said last, once the job's report (and what it holds) has gone.
+            let _ends = ends;
+            let mut report = report;
+            match kind {
                 JobKind::Perft { depth } => {
-                    match session.perft_divide_until(depth, threads.max(1), notation, &stop) {
+                    match session.perft_divide_until(
+                        &*job_host,
+                        depth,
+                        threads.max(1),
+                        notation,
+                        &stop,
+                    ) {
                         None => report(JobEvent::Stopped),
                         Some(d) => {
                             for (m, n) in d.moves {
@@ -82,18 +109,24 @@ impl Job {
                     }
                 }
                 JobKind::Bench { depth } => {
-                    let r = bench::run_until(depth, &stop, |l| report(JobEvent::BenchLine(l)));
+                    let r = bench::run_until(&job_host, depth, &stop, |l| {
+                        report(JobEvent::BenchLine(l))
+                    });
                     report(match r {
                         Ok(r) => JobEvent::BenchDone(r),
                         Err(BenchError::Stopped) => JobEvent::Stopped,
                         Err(e) => JobEvent::Failed(e.to_string()),
                     });
                 }
-            })?;
+            }
+        };
+        if let Err(task) = host.spawn(Box::new(task)) {
+            task();
+        }
         Ok(Job {
             kind,
             cancel,
-            handle,
+            ended,
         })
     }
 
@@ -102,7 +135,7 @@ impl Job {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+        *self.ended.yes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Stops the job and waits for it (it reports [`JobEvent::Stopped`] unless it had ended).
@@ -113,7 +146,14 @@ impl Job {
 
     /// Waits for the job to end by itself.
     pub fn wait(self) {
-        let _ = self.handle.join();
+        let mut ended = self.ended.yes.lock().unwrap_or_else(|e| e.into_inner());
+        while !*ended {
+            ended = self
+                .ended
+                .told
+                .wait(ended)
+                .unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 
@@ -153,12 +193,14 @@ pub fn parse_depth(kind: &str, arg: Option<&str>) -> Result<JobKind, DepthError>
 mod tests {
     use super::*;
     use crate::engine::registry;
+    use crate::host::testing::ThreadPerTask;
+    use crate::host::SingleThread;
     use std::sync::mpsc;
 
-    fn events(kind: JobKind) -> Vec<JobEvent> {
+    fn events(host: SharedHost, kind: JobKind) -> Vec<JobEvent> {
         let (tx, rx) = mpsc::channel();
         let session = registry::find("chess").unwrap().new_session();
-        let job = Job::start(kind, session, 1, Notation::Uci, move |e| {
+        let job = Job::start(&host, kind, session, 1, Notation::Uci, move |e| {
             let _ = tx.send(e);
         })
         .unwrap();
@@ -168,7 +210,11 @@ mod tests {
 
     #[test]
     fn perft_reports_each_move_then_the_total() {
-        let ev = events(JobKind::Perft { depth: 2 });
+        let threads: SharedHost = Arc::new(ThreadPerTask::default());
+        let ev = events(threads, JobKind::Perft { depth: 2 });
+        // Where the host has no thread, the job runs on the caller's, with the same events.
+        let caller: SharedHost = Arc::new(SingleThread::manual());
+        assert_eq!(events(caller, JobKind::Perft { depth: 2 }), ev);
         assert_eq!(ev.len(), 21);
         assert!(ev[..20]
             .iter()
@@ -181,7 +227,10 @@ mod tests {
             }
         );
         assert_eq!(
-            events(JobKind::Perft { depth: 0 }),
+            events(
+                Arc::new(ThreadPerTask::default()),
+                JobKind::Perft { depth: 0 }
+            ),
             vec![JobEvent::PerftTotal { depth: 0, total: 1 }]
         );
     }
@@ -190,7 +239,9 @@ mod tests {
     fn a_stopped_job_says_so() {
         let (tx, rx) = mpsc::channel();
         let session = registry::find("chess").unwrap().new_session();
+        let host: SharedHost = Arc::new(ThreadPerTask::default());
         let job = Job::start(
+            &host,
             JobKind::Perft { depth: 9 },
             session,
             1,

@@ -7,10 +7,12 @@ use crate::games::perft;
 use crate::games::{
     Game, GameError, Move, MoveError, MoveKind, Notation, Outcome, RuleOption, Variant,
 };
+use crate::host::Host;
 use crate::nnue::{Accumulator, Network};
 use crate::search::TranspositionTable;
 use crate::search::{self, Limits, Report, SearchControl, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A game in progress: its variant, rule switches and current position.
 pub trait Session: Send {
@@ -51,15 +53,24 @@ pub trait Session: Send {
     fn move_facts(&self) -> Vec<MoveFacts>;
     /// The facts of one legal move given in `notation`; an error if it is not legal here.
     fn facts_of(&self, mv: &str, notation: Notation) -> Result<MoveFacts, GameError>;
-    /// Perft split by root move, in move-generation order, with the total.
-    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Divide;
-    /// [`Session::perft_divide`] that gives up (`None`) soon after `stop` is set.
-    fn perft_divide_until(
+    /// Perft split by root move, in move-generation order, with the total; with `threads > 1`
+    /// the root moves are shared out over the caller's thread and up to `threads - 1` of
+    /// `host`'s.
+    fn perft_divide(
         &self,
+        host: &dyn Host,
         depth: u32,
         threads: usize,
         notation: Notation,
-        stop: &AtomicBool,
+    ) -> Divide;
+    /// [`Session::perft_divide`] that gives up (`None`) soon after `stop` is set.
+    fn perft_divide_until(
+        &self,
+        host: &dyn Host,
+        depth: u32,
+        threads: usize,
+        notation: Notation,
+        stop: &Arc<AtomicBool>,
     ) -> Option<Divide>;
     /// The rule switches of this variant, with defaults and help.
     fn rule_options(&self) -> &'static [RuleOption];
@@ -80,10 +91,10 @@ pub trait Session: Send {
         &self,
         limits: &Limits,
         opts: &SearchOptions,
-        tt: &TranspositionTable,
-        ctl: &SearchControl,
+        tt: &Arc<TranspositionTable>,
+        ctl: &Arc<SearchControl>,
         notation: Notation,
-        report: &mut (dyn FnMut(Report<String>) + Send),
+        report: &mut dyn FnMut(Report<String>),
     ) -> SearchResult<String>;
 }
 
@@ -424,8 +435,14 @@ impl<G: Game> Session for GameSession<G> {
         }
     }
 
-    fn perft_divide(&self, depth: u32, threads: usize, notation: Notation) -> Divide {
-        let moves = perft::divide(&self.pos, depth, threads)
+    fn perft_divide(
+        &self,
+        host: &dyn Host,
+        depth: u32,
+        threads: usize,
+        notation: Notation,
+    ) -> Divide {
+        let moves = perft::divide(host, &self.pos, depth, threads)
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
             .collect();
@@ -434,12 +451,13 @@ impl<G: Game> Session for GameSession<G> {
 
     fn perft_divide_until(
         &self,
+        host: &dyn Host,
         depth: u32,
         threads: usize,
         notation: Notation,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
     ) -> Option<Divide> {
-        let split = perft::divide_until(&self.pos, depth, threads, stop)?;
+        let split = perft::divide_until(host, &self.pos, depth, threads, stop)?;
         let moves = split
             .into_iter()
             .map(|(m, n)| (self.pos.move_to_string(m, notation), n))
@@ -488,10 +506,10 @@ impl<G: Game> Session for GameSession<G> {
         &self,
         limits: &Limits,
         opts: &SearchOptions,
-        tt: &TranspositionTable,
-        ctl: &SearchControl,
+        tt: &Arc<TranspositionTable>,
+        ctl: &Arc<SearchControl>,
         notation: Notation,
-        report: &mut (dyn FnMut(Report<String>) + Send),
+        report: &mut dyn FnMut(Report<String>),
     ) -> SearchResult<String> {
         let pos = &self.pos;
         let strings = |line: Vec<Move>| line_strings(pos, &line, notation);

@@ -128,15 +128,16 @@ pub struct EngineState {
     param_overrides: [Option<i32>; PARAMS.len()],
 }
 
-impl Default for EngineState {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+/// The seed of the engines the command-line tools run ([`EngineState::for_tool`]): a tool's
+/// run repeats itself, a weakened search's choices included.
+pub const TOOL_SEED: u64 = 0x5eed;
 
 impl EngineState {
     /// The default variant at its start, default options and a table of [`DEFAULT_HASH_MB`].
-    pub fn new() -> Self {
+    /// A weakened search's choices start from `seed`: the embedding program draws it (the
+    /// native one from the clock and the process id) so that runs differ, or fixes it to
+    /// repeat one.
+    pub fn new(seed: u64) -> Self {
         let variant = registry::default_variant();
         let mut state = EngineState {
             variant,
@@ -149,7 +150,7 @@ impl EngineState {
             skill_level: 20,
             limit_strength: false,
             elo: options::DEFAULT_ELO,
-            skill_seed: fresh_seed(),
+            skill_seed: seed,
             use_nnue: USE_NNUE_DEFAULT,
             nnue_asked: false,
             net: None,
@@ -326,9 +327,11 @@ impl EngineState {
         }
     }
 
-    /// A new seed for a weakened search's choices (a new game); `Some` seed repeats a game.
+    /// A new seed for a weakened search's choices (a new game); `Some` seed repeats a game,
+    /// `None` moves on from the last seed (so games differ, and a run started from the same
+    /// seed repeats all of them).
     pub fn reseed(&mut self, seed: Option<u64>) {
-        self.skill_seed = seed.unwrap_or_else(fresh_seed);
+        self.skill_seed = seed.unwrap_or_else(|| next_seed(self.skill_seed));
         self.sync_skill();
     }
 
@@ -350,13 +353,13 @@ impl EngineState {
     }
 
     /// The engine a command-line tool runs for one game: `variant` at its start, with the
-    /// `NAME=VALUE` options given (`--option`), each set through the option table. A rule switch
-    /// of another game is refused here (only one game is played).
+    /// `NAME=VALUE` options given (`--option`), each set through the option table, and the seed
+    /// [`TOOL_SEED`]. A rule switch of another game is refused here (only one game is played).
     pub fn for_tool(
         variant: &'static VariantInfo,
         settings: &[String],
     ) -> Result<EngineState, OptionError> {
-        let mut state = EngineState::new();
+        let mut state = EngineState::new(TOOL_SEED);
         state
             .select_variant(variant)
             .map_err(|e| OptionError::Refused {
@@ -634,12 +637,12 @@ impl EngineState {
     }
 }
 
-/// A seed that differs from run to run (the clock's nanoseconds and the process id).
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (u64::from(std::process::id()) << 32)
+/// The seed after `seed` (one step of SplitMix64): every seed leads to another, far from it.
+fn next_seed(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -652,7 +655,7 @@ mod tests {
     /// later, never for a game with a net, never once the option is off.
     #[test]
     fn a_game_without_a_net_is_hand_written_and_told_only_to_who_asked() {
-        let mut s = EngineState::new();
+        let mut s = EngineState::new(1);
         assert!(
             s.options().nnue.is_some(),
             "chess is searched with its net by default"
@@ -683,7 +686,7 @@ mod tests {
     /// `CannonClearShot=clear` before choosing the game (docs/rules/cannon.md counts 1505
     /// leaves without the switch, 1504 with it).
     fn cannon_middle_game_perft_2(clear: bool) -> u64 {
-        let mut s = EngineState::new();
+        let mut s = EngineState::new(1);
         let opt = options::find("cannonclearshot").unwrap();
         assert!(!s.plays_rule_option(opt.name));
         // Chosen while another game is played: remembered, not refused.
@@ -702,7 +705,9 @@ mod tests {
         s.session_mut()
             .set_position(Some(fen), &[], Notation::Uci)
             .unwrap();
-        s.session().perft_divide(2, 1, Notation::Uci).total
+        s.session()
+            .perft_divide(&crate::host::SingleThread::manual(), 2, 1, Notation::Uci)
+            .total
     }
 
     #[test]
@@ -726,7 +731,7 @@ mod tests {
         // What the list does not name keeps the default of `search/params.rs`.
         let rfp = crate::search::params::index_of("RfpMargin").unwrap();
         assert_eq!(shogi.search_params().get(rfp), PARAMS[rfp].default);
-        let mut s = EngineState::new();
+        let mut s = EngineState::new(1);
         assert_eq!(s.options().params, chess.search_params());
         s.select_variant(shogi).unwrap();
         assert_eq!(s.options().params, shogi.search_params());
@@ -781,7 +786,7 @@ mod tests {
 
     #[test]
     fn refused_settings_change_nothing() {
-        let mut s = EngineState::new();
+        let mut s = EngineState::new(1);
         let threads = s.set_option("threads", Some("0")).unwrap_err();
         assert!(matches!(threads, OptionError::OutOfRange { max: 256, .. }));
         let multipv = s.set_option("MultiPV", Some("257")).unwrap_err();

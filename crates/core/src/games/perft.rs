@@ -5,8 +5,9 @@
 //! like.
 
 use crate::games::{Game, Move};
+use crate::host::{Host, TaskGroup};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
@@ -27,48 +28,77 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     nodes
 }
 
-/// `f` of every move, in order, with the moves shared out over `threads` threads (each takes
-/// the next move not yet taken). A thread that cannot start leaves its share to the others.
-fn map_shared<T: Send>(moves: &[Move], threads: usize, f: impl Fn(Move) -> T + Sync) -> Vec<T> {
-    if threads <= 1 || moves.len() <= 1 {
+/// `f` of every move, in order, with the moves shared out over the caller's thread and up to
+/// `threads - 1` threads of `host`'s (each takes the next move not yet taken). What the host
+/// cannot give is done without: the caller then counts more itself.
+fn map_shared<T: Send + 'static>(
+    host: &dyn Host,
+    moves: &[Move],
+    threads: usize,
+    f: impl Fn(Move) -> T + Send + Sync + 'static,
+) -> Vec<T> {
+    let helpers = threads
+        .min(moves.len())
+        .saturating_sub(1)
+        .min(host.threads());
+    if helpers == 0 {
         return moves.iter().map(|&m| f(m)).collect();
     }
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new(moves.iter().map(|_| None).collect());
-    let work = || loop {
-        let i = next.fetch_add(1, Relaxed);
-        let Some(&m) = moves.get(i) else { break };
-        let r = f(m);
-        results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-    };
-    std::thread::scope(|s| {
-        for _ in 1..threads.min(moves.len()) {
-            let _ = std::thread::Builder::new().spawn_scoped(s, work);
+    struct Split<T, F> {
+        moves: Vec<Move>,
+        next: AtomicUsize,
+        results: Mutex<Vec<Option<T>>>,
+        f: F,
+    }
+    impl<T, F: Fn(Move) -> T> Split<T, F> {
+        fn work(&self) {
+            loop {
+                let i = self.next.fetch_add(1, Relaxed);
+                let Some(&m) = self.moves.get(i) else { break };
+                let r = (self.f)(m);
+                self.results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            }
         }
-        work();
+    }
+    let split = Arc::new(Split {
+        moves: moves.to_vec(),
+        next: AtomicUsize::new(0),
+        results: Mutex::new(moves.iter().map(|_| None).collect()),
+        f,
     });
+    let tasks = TaskGroup::default();
+    for _ in 0..helpers {
+        let s = Arc::clone(&split);
+        if !tasks.spawn(host, move || s.work()) {
+            break;
+        }
+    }
+    split.work();
+    tasks.wait();
+    let results = std::mem::take(&mut *split.results.lock().unwrap_or_else(|e| e.into_inner()));
+    // A move whose helper died (a bug) is counted here rather than left out.
     results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
         .into_iter()
-        .flatten()
+        .zip(moves)
+        .map(|(r, &m)| r.unwrap_or_else(|| (split.f)(m)))
         .collect()
 }
 
 /// Perft split by root move, in generation order. With `threads > 1` the root moves are shared
-/// out over that many threads.
-pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    let mut moves = G::Moves::default();
-    pos.legal_moves(&mut moves);
-    let count = |m: Move| {
-        let mut p = pos.clone();
-        p.make_move(m);
-        (m, perft(&mut p, depth.saturating_sub(1)))
-    };
+/// out over the caller's thread and up to `threads - 1` of `host`'s.
+pub fn divide<G: Game>(host: &dyn Host, pos: &G, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    map_shared(&moves, threads, count)
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    let pos = pos.clone();
+    let count = move |m: Move| {
+        let mut p = pos.clone();
+        p.make_move(m);
+        (m, perft(&mut p, depth - 1))
+    };
+    map_shared(host, &moves, threads, count)
 }
 
 /// [`perft`] that gives up (`None`) soon after `stop` is set: the flag is read at every node
@@ -97,20 +127,25 @@ pub fn perft_until<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Optio
 
 /// [`divide`] that gives up (`None`) soon after `stop` is set.
 pub fn divide_until<G: Game>(
+    host: &dyn Host,
     pos: &G,
     depth: u32,
     threads: usize,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
         return Some(Vec::new());
     }
     let mut moves = G::Moves::default();
     pos.legal_moves(&mut moves);
-    let count = |m: Move| {
+    let pos = pos.clone();
+    let stop = Arc::clone(stop);
+    let count = move |m: Move| {
         let mut p = pos.clone();
         p.make_move(m);
-        perft_until(&mut p, depth - 1, stop).map(|n| (m, n))
+        perft_until(&mut p, depth - 1, &stop).map(|n| (m, n))
     };
-    map_shared(&moves, threads, count).into_iter().collect()
+    map_shared(host, &moves, threads, count)
+        .into_iter()
+        .collect()
 }

@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How often (in nodes) a thread looks at the clock, the node limit and the stop flag.
+/// How often (in nodes) a thread looks at the clock, the node limit and the stop flag, and the
+/// main thread polls the host ([`crate::host::Host::poll`]).
 const CHECK_EVERY: u64 = 1024;
 /// How often (in nodes, a power of two) a thread looks at the stop flag alone, which costs one
 /// load: `stop` is answered within a millisecond even where a thousand nodes take ten (the
@@ -323,8 +324,12 @@ impl<'a, G: Game> Worker<'a, G> {
             .sum()
     }
 
-    /// Looks at the stop flag, and for the main thread at the clock and node limit.
+    /// Looks at the stop flag, and for the main thread at the clock and node limit. The main
+    /// thread polls the host first: on a host without threads, `stop` arrives there.
     fn check_limits(&mut self) {
+        if self.main.is_some() {
+            self.ctl.host().poll(false);
+        }
         self.counters[self.id].store(self.nodes, Relaxed);
         // Every thread keeps the node limit: a main thread the system holds back must not
         // let the helpers search on far beyond it.

@@ -30,11 +30,12 @@ pub use skill::Skill;
 pub use smp::search;
 pub use tt::{Bound, TableError, TranspositionTable};
 
+use crate::host::SharedHost;
 use crate::nnue::Network;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// Deepest ply the search goes to (including quiescence).
 pub const MAX_PLY: usize = 128;
@@ -219,11 +220,14 @@ impl Default for SearchOptions {
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 /// The protocol's handle on a running search: `stop` and `ponderhit` act through it from
-/// another thread.
+/// another thread (or, on a host without threads, from [`Host::poll`](crate::host::Host::poll)). It holds the host the
+/// search runs on: the search's clock, its helper threads and its polling come from there.
 pub struct SearchControl {
+    host: SharedHost,
     stop: AtomicBool,
     pondering: AtomicBool,
-    start: Instant,
+    /// The host's time when the search started.
+    start: Duration,
     /// Microseconds after `start` at which our clock started running (later than `start` when
     /// the search began as a ponder search).
     clock_start_us: AtomicU64,
@@ -233,28 +237,41 @@ pub struct SearchControl {
     /// counted (every few thousand nodes): for progress reports such as XBoard's `stat01`.
     current_depth: AtomicU32,
     current_nodes: AtomicU64,
+    /// Woken by `stop` and `ponderhit`, for a search that waits for them on a host with
+    /// threads (see [`SearchControl::wait_for_release`]).
+    released: Condvar,
+    release_lock: Mutex<()>,
 }
 
 impl SearchControl {
-    /// A control for a search starting now; `ponder` when it starts on the opponent's time.
-    pub fn new(ponder: bool) -> Self {
+    /// A control for a search on `host` starting now; `ponder` when it starts on the
+    /// opponent's time.
+    pub fn new(host: SharedHost, ponder: bool) -> Self {
         SearchControl {
+            start: host.now(),
+            host,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(ponder),
-            start: Instant::now(),
             clock_start_us: AtomicU64::new(0),
             cancel: None,
             current_depth: AtomicU32::new(0),
             current_nodes: AtomicU64::new(0),
+            released: Condvar::new(),
+            release_lock: Mutex::new(()),
         }
     }
 
-    /// A control for a search that also stops when `cancel` is set.
-    pub fn with_cancel(cancel: Arc<AtomicBool>) -> Self {
+    /// A control for a search on `host` that also stops when `cancel` is set.
+    pub fn with_cancel(host: SharedHost, cancel: Arc<AtomicBool>) -> Self {
         SearchControl {
             cancel: Some(cancel),
-            ..SearchControl::new(false)
+            ..SearchControl::new(host, false)
         }
+    }
+
+    /// The host the search runs on.
+    pub fn host(&self) -> &SharedHost {
+        &self.host
     }
 
     /// The iteration in progress (depth) and the nodes searched so far, as last noted by the
@@ -276,7 +293,9 @@ impl SearchControl {
 
     /// Asks the search to finish as soon as possible.
     pub fn stop(&self) {
-        self.stop.store(true, Relaxed);
+        if !self.stop.swap(true, Relaxed) {
+            self.wake();
+        }
     }
 
     pub fn is_stopped(&self) -> bool {
@@ -285,9 +304,10 @@ impl SearchControl {
 
     /// The opponent played the expected move: from now on the search is on our clock.
     pub fn ponderhit(&self) {
-        let us = self.start.elapsed().as_micros() as u64;
+        let us = self.elapsed().as_micros() as u64;
         self.clock_start_us.store(us, Relaxed);
         self.pondering.store(false, Relaxed);
+        self.wake();
     }
 
     pub fn is_pondering(&self) -> bool {
@@ -296,16 +316,58 @@ impl SearchControl {
 
     /// Time since the search started.
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.host.now().saturating_sub(self.start)
     }
 
     /// Time spent on our own clock.
     pub fn clock_elapsed(&self) -> Duration {
-        self.start
-            .elapsed()
+        self.elapsed()
             .saturating_sub(Duration::from_micros(self.clock_start_us.load(Relaxed)))
     }
+
+    /// Wakes a search waiting in [`SearchControl::wait_for_release`]. The lock is taken
+    /// between the change and the notice, so a waiter either saw the change or is already
+    /// asleep when the notice comes.
+    fn wake(&self) {
+        drop(self.release_lock.lock().unwrap_or_else(|e| e.into_inner()));
+        self.released.notify_all();
+    }
+
+    /// For a search that has finished its work: waits, as UCI requires, until `stop` (or the
+    /// cancel flag), or for a ponder search `ponderhit`, unless the search is neither
+    /// `infinite` nor pondering; then stops. With a host that has threads, `stop` comes from
+    /// another thread and the search sleeps on a condition until it does; without, the host is
+    /// polled until its input has stopped the search.
+    pub(crate) fn wait_for_release(&self, infinite: bool) {
+        let released = || self.is_stopped() || !(infinite || self.is_pondering());
+        if self.host.threads() == 0 {
+            while !released() {
+                self.host.poll(true);
+            }
+        } else {
+            let mut lock = self.release_lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !released() {
+                lock = match self.cancel {
+                    // A cancel flag set from outside does not wake us: look at it now and then.
+                    Some(_) => {
+                        self.released
+                            .wait_timeout(lock, CANCEL_LOOK)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0
+                    }
+                    None => self
+                        .released
+                        .wait(lock)
+                        .unwrap_or_else(|e| e.into_inner()),
+                };
+            }
+        }
+        self.stop();
+    }
 }
+
+/// How often a search waiting for `stop` looks at a cancel flag, which wakes no one.
+const CANCEL_LOOK: Duration = Duration::from_millis(5);
 
 #[cfg(test)]
 mod tests {
@@ -327,11 +389,15 @@ mod tests {
 
     #[test]
     fn ponderhit_starts_the_clock() {
-        let c = SearchControl::new(true);
+        let host = Arc::new(crate::host::SingleThread::manual());
+        host.advance(Duration::from_millis(5));
+        let c = SearchControl::new(host.clone(), true);
         assert!(c.is_pondering());
-        std::thread::sleep(Duration::from_millis(20));
+        host.advance(Duration::from_millis(20));
         c.ponderhit();
         assert!(!c.is_pondering());
-        assert!(c.clock_elapsed() < c.elapsed());
+        host.advance(Duration::from_millis(3));
+        assert_eq!(c.elapsed(), Duration::from_millis(23));
+        assert_eq!(c.clock_elapsed(), Duration::from_millis(3));
     }
 }

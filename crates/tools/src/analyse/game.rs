@@ -90,7 +90,7 @@ fn score_position(
     last: bool,
     limits: &Limits,
     opts: &cannonade_core::search::SearchOptions,
-    tt: &cannonade_core::search::TranspositionTable,
+    tt: &std::sync::Arc<cannonade_core::search::TranspositionTable>,
 ) -> ScoredPosition {
     let fen = session.fen();
     let side = session.side_to_move();
@@ -110,7 +110,7 @@ fn score_position(
             game_over: true,
         };
     }
-    let ctl = SearchControl::new(false);
+    let ctl = std::sync::Arc::new(SearchControl::new(cannonade_native::host(), false));
     let mut pv: Vec<String> = Vec::new();
     let r = session.search(limits, opts, tt, &ctl, Notation::Uci, &mut |report| {
         if let Report::Info(info) = report {

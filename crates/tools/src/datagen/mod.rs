@@ -36,7 +36,6 @@ use spec::settings_text;
 
 use cannonade_core::engine::options::MAX_THREADS;
 use cannonade_core::engine::registry;
-use cannonade_core::search::smp::spawn_with_search_stack;
 use cannonade_core::search::{Limits, TranspositionTable};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -128,10 +127,10 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
             let (stop, schedule_ref, turn) = (&stop, &lock, &turn);
             let (opts, limits, hash_mb, seed) =
                 (&settings.opts, &limits, settings.hash_mb, spec.seed);
-            // The search's stack, so that each move's search runs on this thread in place.
-            let spawned = spawn_with_search_stack(scope, "datagen".into(), move || {
+            // The search's stack: each move's search runs on this thread.
+            let spawned = cannonade_native::search_thread("datagen".into()).spawn_scoped(scope, move || {
                 let tt = match TranspositionTable::try_new(hash_mb) {
-                    Ok(tt) => tt,
+                    Ok(tt) => Arc::new(tt),
                     Err(e) => {
                         let _ = tx.send((u64::MAX, Err(e.to_string())));
                         return;
@@ -355,7 +354,7 @@ mod tests {
     fn a_material_edge_scores_for_its_owner() {
         let chess = registry::find("chess").unwrap();
         let e = settings(chess, &[]).unwrap();
-        let tt = TranspositionTable::new(1);
+        let tt = Arc::new(TranspositionTable::new(1));
         let limits = Limits {
             nodes: Some(2000),
             ..Limits::default()
@@ -364,7 +363,7 @@ mod tests {
             let mut s = e.start.clone_session();
             s.set_position(Some(fen), &[], Notation::Uci).unwrap();
             tt.clear();
-            let ctl = SearchControl::new(false);
+            let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
             let r = s.search(&limits, &e.opts, &tt, &ctl, Notation::Uci, &mut |_| {});
             stored_score(r.score)
         };

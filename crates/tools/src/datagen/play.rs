@@ -90,7 +90,7 @@ pub(super) struct Player<'a> {
     pub(super) start: Box<dyn Session>,
     pub(super) opts: &'a SearchOptions,
     pub(super) limits: &'a Limits,
-    pub(super) tt: TranspositionTable,
+    pub(super) tt: Arc<TranspositionTable>,
     pub(super) seed: u64,
     pub(super) stop: &'a Arc<AtomicBool>,
 }
@@ -150,7 +150,10 @@ impl Player<'_> {
             if ply >= MAX_PLIES {
                 break (None, Ending::PlyCap);
             }
-            let ctl = SearchControl::with_cancel(Arc::clone(self.stop));
+            let ctl = Arc::new(SearchControl::with_cancel(
+                cannonade_native::host(),
+                Arc::clone(self.stop),
+            ));
             let r = session.search(
                 self.limits,
                 self.opts,

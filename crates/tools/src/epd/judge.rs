@@ -5,6 +5,7 @@
 use super::problem::Problem;
 use cannonade_core::engine::Session;
 use cannonade_core::games::Notation;
+use std::sync::Arc;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 
 /// What the search found in a problem's position.
@@ -24,13 +25,13 @@ pub fn search(
     problem: &Problem,
     limits: &Limits,
     opts: &SearchOptions,
-    tt: &TranspositionTable,
+    tt: &Arc<TranspositionTable>,
 ) -> Found {
     let limits = Limits {
         mate: problem.mate,
         ..limits.clone()
     };
-    let ctl = SearchControl::new(false);
+    let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
     let r = session.search(&limits, opts, tt, &ctl, Notation::Uci, &mut |_| {});
     let pgn = r
         .best
