@@ -351,34 +351,34 @@ impl Uci {
             .name("go".into())
             .stack_size(crate::search::smp::SEARCH_STACK_BYTES)
             .spawn(move || {
-            let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
-                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
-                (Some(b), None) => say(&format!("bestmove {b}")),
-                (None, _) => say("bestmove (none)"),
-            };
-            let mut answered = false;
-            let r = session.search(
-                &thread_limits,
-                &opts,
-                &tt,
-                &thread_ctl,
-                Notation::Uci,
-                &mut |report| match report {
-                    Report::Info(info) => {
-                        let chances = wdl_of.as_ref().map(|f| f(info.score));
-                        say(&format_info(&info, chances))
-                    }
-                    Report::Done(r) => {
-                        print_best(&r);
-                        answered = true;
-                    }
-                },
-            );
-            // Only when the search thread died before it could report.
-            if !answered {
-                print_best(&r);
-            }
-        });
+                let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
+                    (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
+                    (Some(b), None) => say(&format!("bestmove {b}")),
+                    (None, _) => say("bestmove (none)"),
+                };
+                let mut answered = false;
+                let r = session.search(
+                    &thread_limits,
+                    &opts,
+                    &tt,
+                    &thread_ctl,
+                    Notation::Uci,
+                    &mut |report| match report {
+                        Report::Info(info) => {
+                            let chances = wdl_of.as_ref().map(|f| f(info.score));
+                            say(&format_info(&info, chances))
+                        }
+                        Report::Done(r) => {
+                            print_best(&r);
+                            answered = true;
+                        }
+                    },
+                );
+                // Only when the search thread died before it could report.
+                if !answered {
+                    print_best(&r);
+                }
+            });
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {

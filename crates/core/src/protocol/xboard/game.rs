@@ -167,21 +167,35 @@ impl XBoard {
         self.cancel_job();
         let session = self.state.session().clone_session();
         let threads = self.state.options().threads;
-        let started = Job::start(&self.host, kind, session, threads, NOTATION, move |event| match event {
-            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
-            JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
-            // Not XBoard's: the bench as comment lines, which GUIs ignore.
-            JobEvent::BenchLine(line) => say(&format!("# {line}")),
-            JobEvent::BenchDone(r) => {
-                say(&format!("# Nodes searched: {}", r.nodes));
-                say(&format!("# Nodes/second: {}", r.nps()));
-            }
-            JobEvent::Stopped => match kind {
-                JobKind::Perft { depth } => say(&format!("Error (perft stopped): perft {depth}")),
-                JobKind::Bench { depth } => say(&format!("Error (bench stopped): bench {depth}")),
-            },
-            JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(&e))),
-        });
+        let started =
+            Job::start(
+                &self.host,
+                kind,
+                session,
+                threads,
+                NOTATION,
+                move |event| match event {
+                    JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+                    JobEvent::PerftTotal { depth, total } => {
+                        say(&format!("perft {depth}: {total}"))
+                    }
+                    // Not XBoard's: the bench as comment lines, which GUIs ignore.
+                    JobEvent::BenchLine(line) => say(&format!("# {line}")),
+                    JobEvent::BenchDone(r) => {
+                        say(&format!("# Nodes searched: {}", r.nodes));
+                        say(&format!("# Nodes/second: {}", r.nps()));
+                    }
+                    JobEvent::Stopped => match kind {
+                        JobKind::Perft { depth } => {
+                            say(&format!("Error (perft stopped): perft {depth}"))
+                        }
+                        JobKind::Bench { depth } => {
+                            say(&format!("Error (bench stopped): bench {depth}"))
+                        }
+                    },
+                    JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(&e))),
+                },
+            );
         match started {
             Ok(job) => self.job = Some(job),
             Err(e) => say(&format!("Error (cannot start {command}: {e}): {command}")),
