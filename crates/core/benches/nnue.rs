@@ -91,7 +91,9 @@ fn search_nps(c: &mut Criterion) {
     let mut g = c.benchmark_group("search_nps");
     let epoch = Instant::now();
     let host: cannonade_core::host::SharedHost =
-        Arc::new(cannonade_core::host::SingleThread::new(move || epoch.elapsed()));
+        Arc::new(cannonade_core::host::SingleThread::new(move || {
+            epoch.elapsed()
+        }));
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4))

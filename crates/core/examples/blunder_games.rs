@@ -40,7 +40,9 @@ fn search(
     };
     tt.clear();
     let epoch = std::time::Instant::now();
-    let host = std::sync::Arc::new(cannonade_core::host::SingleThread::new(move || epoch.elapsed()));
+    let host = std::sync::Arc::new(cannonade_core::host::SingleThread::new(move || {
+        epoch.elapsed()
+    }));
     let ctl = std::sync::Arc::new(SearchControl::new(host, false));
     let r = s.search(&limits, opts, tt, &ctl, Notation::Uci, &mut |_| {});
     let score = match r.score {

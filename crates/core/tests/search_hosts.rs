@@ -180,9 +180,7 @@ fn infinite_without_threads(
 #[test]
 fn an_infinite_search_without_threads_ends_when_its_poll_stops_it() {
     // Stopped while it searches: the host is polled every thousand nodes or so.
-    let (r, _, polls) = infinite_without_threads(Limits::default(), |p| {
-        p.busy.load(Relaxed) >= 50
-    });
+    let (r, _, polls) = infinite_without_threads(Limits::default(), |p| p.busy.load(Relaxed) >= 50);
     assert_eq!(polls.busy.load(Relaxed), 50);
     assert_eq!(polls.idle.load(Relaxed), 0);
     assert!(r.nodes >= 50 * 512, "{r:?}");

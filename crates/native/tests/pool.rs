@@ -122,12 +122,20 @@ fn the_helpers_of_a_search_reuse_the_pools_threads() {
             let ctl = Arc::new(SearchControl::new(Arc::clone(&host), false));
             let r = search::search(&pos, &limits, &opts, &tt, &ctl, &mut |_| {});
             assert!(r.best.is_some());
-            assert_eq!(Arc::strong_count(&tt), 1, "every helper has let go of the table");
+            assert_eq!(
+                Arc::strong_count(&tt),
+                1,
+                "every helper has let go of the table"
+            );
             // As a GUI's next `go` comes: after the helpers' threads are idle again.
             wait_idle(native.pool(), 3);
         }
     });
-    assert_eq!(native.pool().threads_started(), 3, "three helpers, eight searches");
+    assert_eq!(
+        native.pool().threads_started(),
+        3,
+        "three helpers, eight searches"
+    );
     assert!(host.threads() >= 3);
 }
 

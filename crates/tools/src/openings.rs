@@ -9,9 +9,9 @@
 use cannonade_core::board::zobrist::SplitMix64;
 use cannonade_core::engine::Session;
 use cannonade_core::games::{GameError, Notation};
-use std::sync::Arc;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// What to generate.
 #[derive(Clone, Debug)]

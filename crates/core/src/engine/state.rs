@@ -803,7 +803,7 @@ mod tests {
         assert_eq!(s.options().threads, 3);
         // A size no machine can give keeps the old table.
         let before = s.table();
-        assert!(s.resize_table(usize::MAX / (1 << 21)).is_err());
+        assert!(s.resize_table(usize::MAX >> 20).is_err());
         assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
         assert!(Arc::ptr_eq(&before, &s.table()));
         // The same size again keeps the table (and what it holds).
@@ -812,7 +812,7 @@ mod tests {
         // With no search holding the table, its memory goes back first; a refused size
         // leaves a table of the old size.
         drop(before);
-        assert!(s.resize_table(usize::MAX / (1 << 21)).is_err());
+        assert!(s.resize_table(usize::MAX >> 20).is_err());
         assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
         assert_eq!(s.table().bytes(), DEFAULT_HASH_MB << 20);
         s.resize_table(3).unwrap();

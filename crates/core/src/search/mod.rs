@@ -355,10 +355,7 @@ impl SearchControl {
                             .unwrap_or_else(|e| e.into_inner())
                             .0
                     }
-                    None => self
-                        .released
-                        .wait(lock)
-                        .unwrap_or_else(|e| e.into_inner()),
+                    None => self.released.wait(lock).unwrap_or_else(|e| e.into_inner()),
                 };
             }
         }

@@ -381,15 +381,19 @@ mod tests {
         assert!(tt.probe(0xdead_beef).is_none());
     }
 
+    /// More megabytes than any address space holds, 32-bit or 64-bit (a megabyte short of
+    /// all of it).
+    const HUGE_MB: usize = usize::MAX >> 20;
+
     #[test]
     fn sizes_the_machine_cannot_give_are_refused() {
         // More than the address space: refused, not a panic or an abort.
         assert!(TranspositionTable::try_new(usize::MAX).is_err());
-        let e = TranspositionTable::try_new(1 << 44).err().expect("refused");
-        assert_eq!(e, TableError { mb: 1 << 44 });
+        let e = TranspositionTable::try_new(HUGE_MB).err().expect("refused");
+        assert_eq!(e, TableError { mb: HUGE_MB });
         assert_eq!(
             e.to_string(),
-            "cannot allocate 17592186044416 MB for the hash table"
+            format!("cannot allocate {HUGE_MB} MB for the hash table")
         );
         let tt = TranspositionTable::try_new(2).unwrap();
         assert_eq!(tt.bytes(), 2 << 20);
@@ -403,7 +407,7 @@ mod tests {
         let m = Move::normal(Square::new(12), Square::new(28));
         tt.store(77, m, 5, 3, Bound::Exact);
         // Refused: the old size comes back, empty.
-        assert_eq!(tt.resize(1 << 44), Err(TableError { mb: 1 << 44 }));
+        assert_eq!(tt.resize(HUGE_MB), Err(TableError { mb: HUGE_MB }));
         assert_eq!(tt.bytes(), 2 << 20);
         assert!(tt.probe(77).is_none());
         tt.store(77, m, 5, 3, Bound::Exact);

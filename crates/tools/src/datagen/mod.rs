@@ -128,46 +128,47 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
             let (opts, limits, hash_mb, seed) =
                 (&settings.opts, &limits, settings.hash_mb, spec.seed);
             // The search's stack: each move's search runs on this thread.
-            let spawned = cannonade_native::search_thread("datagen".into()).spawn_scoped(scope, move || {
-                let tt = match TranspositionTable::try_new(hash_mb) {
-                    Ok(tt) => Arc::new(tt),
-                    Err(e) => {
-                        let _ = tx.send((u64::MAX, Err(e.to_string())));
-                        return;
-                    }
-                };
-                let player = Player {
-                    start,
-                    opts,
-                    limits,
-                    tt,
-                    seed,
-                    stop,
-                };
-                loop {
-                    let k = {
-                        let mut s = schedule_ref();
-                        while !stop.load(Relaxed) && s.next_claim >= s.next_write + window {
-                            s = turn.wait(s).unwrap_or_else(|e| e.into_inner());
-                        }
-                        if stop.load(Relaxed) {
+            let spawned =
+                cannonade_native::search_thread("datagen".into()).spawn_scoped(scope, move || {
+                    let tt = match TranspositionTable::try_new(hash_mb) {
+                        Ok(tt) => Arc::new(tt),
+                        Err(e) => {
+                            let _ = tx.send((u64::MAX, Err(e.to_string())));
                             return;
                         }
-                        s.next_claim += 1;
-                        s.next_claim - 1
                     };
-                    let game = shard.first_game() + k * shard.count;
-                    match player.play(game) {
-                        Ok(None) => return,
-                        r => {
-                            let failed = r.is_err();
-                            if tx.send((k, r)).is_err() || failed {
+                    let player = Player {
+                        start,
+                        opts,
+                        limits,
+                        tt,
+                        seed,
+                        stop,
+                    };
+                    loop {
+                        let k = {
+                            let mut s = schedule_ref();
+                            while !stop.load(Relaxed) && s.next_claim >= s.next_write + window {
+                                s = turn.wait(s).unwrap_or_else(|e| e.into_inner());
+                            }
+                            if stop.load(Relaxed) {
                                 return;
+                            }
+                            s.next_claim += 1;
+                            s.next_claim - 1
+                        };
+                        let game = shard.first_game() + k * shard.count;
+                        match player.play(game) {
+                            Ok(None) => return,
+                            r => {
+                                let failed = r.is_err();
+                                if tx.send((k, r)).is_err() || failed {
+                                    return;
+                                }
                             }
                         }
                     }
-                }
-            });
+                });
             // A thread that could not start claims no game: the others play them (the file
             // is the same), and if none started the writer reports the threads ended early.
             drop(spawned);

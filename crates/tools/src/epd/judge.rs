@@ -5,8 +5,8 @@
 use super::problem::Problem;
 use cannonade_core::engine::Session;
 use cannonade_core::games::Notation;
-use std::sync::Arc;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
+use std::sync::Arc;
 
 /// What the search found in a problem's position.
 #[derive(Clone, Debug, PartialEq, Eq)]
