@@ -38,6 +38,20 @@ pub fn host() -> Arc<dyn Host> {
     Arc::new(TestHost(Instant::now()))
 }
 
+/// A host without threads, as a browser build without them: every task is given back, and the
+/// engine runs it on the caller's thread.
+pub struct NoThreads(Instant);
+
+impl Host for NoThreads {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+
+    fn spawn(&self, task: Task) -> Result<(), Task> {
+        Err(task)
+    }
+}
+
 /// What the adapter's output carries.
 pub enum Out {
     Line(String),
@@ -75,6 +89,23 @@ impl Engine {
     pub fn uci_bare() -> Engine {
         let (out, rx) = recording_output();
         Engine::new(Box::new(Uci::new(host(), out)), false, rx)
+    }
+
+    /// A UCI adapter on a host without threads, before any command.
+    pub fn uci_without_threads() -> Engine {
+        let (out, rx) = recording_output();
+        let host = Arc::new(NoThreads(Instant::now()));
+        Engine::new(Box::new(Uci::new(host, out)), false, rx)
+    }
+
+    /// An XBoard adapter on a host without threads, after `xboard` and `new`.
+    pub fn xboard_without_threads() -> Engine {
+        let (out, rx) = recording_output();
+        let host = Arc::new(NoThreads(Instant::now()));
+        let mut e = Engine::new(Box::new(XBoard::new(host, out)), true, rx);
+        e.send("xboard");
+        e.send("new");
+        e
     }
 
     /// A UCI adapter after the `uci` handshake.

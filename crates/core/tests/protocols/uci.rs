@@ -1001,3 +1001,29 @@ fn finish_stops_the_search_with_its_move() {
         "{lines:?}"
     );
 }
+
+/// Where the host has no thread (a browser build without them) the search runs inside `go`:
+/// its lines and move are out when `go` returns, and the engine goes on as ever.
+#[test]
+fn without_threads_go_answers_before_it_returns() {
+    let mut e = Engine::uci_without_threads();
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.lines_now();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    assert_eq!(
+        e.run(&["go movetime 20"]).last().map(|l| &l[..9]),
+        Some("bestmove ")
+    );
+    assert_eq!(e.run(&["stop", "ponderhit"]), Vec::<String>::new());
+    // Jobs too.
+    e.send("go perft 2");
+    assert_eq!(
+        e.until(|l| l.starts_with("Nodes searched")).last().unwrap(),
+        "Nodes searched: 600"
+    );
+}

@@ -740,3 +740,17 @@ fn move_now_stops_a_perft_and_its_pongs_follow() {
     let out = e.lines_now();
     assert_eq!(out, ["Error (perft stopped): perft 9", "pong 41"]);
 }
+
+/// Where the host has no thread the search for the engine's move runs inside the command that
+/// starts it, and the move is played before that command returns.
+#[test]
+fn without_threads_the_move_comes_before_the_command_returns() {
+    let mut e = Engine::xboard_without_threads();
+    e.send("sd 3");
+    e.send("usermove e2e4");
+    let lines = e.lines_now();
+    assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
+    e.run(&["force", "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"]);
+    e.send("go");
+    assert_eq!(e.lines_now(), ["move a1a8", "1-0 {White mates}"]);
+}
