@@ -562,7 +562,8 @@ fn two_threads_search_correctly() {
     e.send("position startpos");
     let legal = e.legal_moves();
     e.send("go infinite");
-    e.until(|l| l.starts_with("info depth 2 "));
+    // (A depth may be skipped: the helper's deeper iteration is taken over.)
+    e.until(|l| depth_of(l).is_some_and(|d| d >= 2));
     e.send("stop");
     let lines = e.until(|l| l.starts_with("bestmove"));
     assert!(legal.contains(&bestmove(&lines)));
