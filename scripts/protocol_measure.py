@@ -4,6 +4,9 @@
 - `stop` -> `bestmove` latency (UCI) and `?` -> `move` latency (XBoard), at 1 and 2 threads, in
   every variant's start position: `go infinite` / `go` on a long clock, a pause, then the
   command, timed until the answer line arrives.
+- `ponderhit` -> `bestmove` on a 300 ms clock, and the answer to `go wtime 25 btime 25 winc 10
+  binc 10` with 100 threads and MultiPV 3 (the fuzzer's case of a main thread starved by its
+  helpers): the timings the protocol tests no longer assert (they bound work and lines).
 - Resident memory against `Hash`: VmRSS and VmHWM from /proc/PID/status after
   `setoption name Hash value H` and a search long enough to write all over the table.
 
@@ -109,6 +112,43 @@ def xboard_move_now(threads):
     return lat
 
 
+def uci_ponderhit():
+    e = Engine()
+    e.send("uci")
+    e.wait_for(lambda l: l == "uciok")
+    e.send("setoption name Ponder value true")
+    lat = []
+    for i in range(runs):
+        e.send("position startpos moves e2e4 e7e5")
+        e.send("go ponder wtime 300 btime 300")
+        time.sleep(0.2 + 0.05 * (i % 4))
+        t = time.perf_counter()
+        e.send("ponderhit")
+        e.wait_for(lambda l: l.startswith("bestmove"))
+        lat.append((time.perf_counter() - t) * 1000)
+    e.quit()
+    return lat
+
+
+def short_clock(threads):
+    e = Engine()
+    e.send("uci")
+    e.wait_for(lambda l: l == "uciok")
+    for o in ("UCI_Variant value swedishcannon", f"Threads value {threads}", "MultiPV value 3"):
+        e.send(f"setoption name {o}")
+    lat = []
+    for i in range(runs):
+        e.send("position startpos moves " + " ".join(["e2e3", "e7e6", "d2d4", "d7d5"][:i % 5]))
+        e.send("go nodes 2590")
+        e.wait_for(lambda l: l.startswith("bestmove"))
+        t = time.perf_counter()
+        e.send("go wtime 25 btime 25 winc 10 binc 10")
+        e.wait_for(lambda l: l.startswith("bestmove"))
+        lat.append((time.perf_counter() - t) * 1000)
+    e.quit()
+    return lat
+
+
 def memory(hash_mb):
     e = Engine()
     e.send("uci")
@@ -136,6 +176,8 @@ for threads in (1, 2):
           f"{summary(lat)}")
     print("  worst per variant: " + ", ".join(f"{k} {v:.1f}" for k, v in worst.items()))
     print(f"XBoard ? -> move, {threads} core(s): {summary(xboard_move_now(threads))}")
+print(f"UCI ponderhit -> bestmove on a 300 ms clock: {summary(uci_ponderhit())}")
+print(f"UCI go on a 25 ms clock, 100 threads, MultiPV 3: {summary(short_clock(100))}")
 print(f"resident memory (MB) after a {search_s:g} s search from a chess middle game:")
 for h in (1, 16, 64, 256, 1024):
     idle, rss, hwm, nodes = memory(h)

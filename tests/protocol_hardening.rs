@@ -1,11 +1,12 @@
-//! Regression tests for issue 16 ("Protocol hardening"): one test for each example of input
-//! that crashed, hung or misled the engine, through the real binary in both protocols.
+//! Regression tests for issue 16 ("Protocol hardening") that need the real binary: the end of
+//! input (the process must leave, giving the answers owed) and the memory the process holds
+//! (tables the machine cannot give, tables never held twice). The issue's other examples (huge
+//! clocks, lost moves, blocking jobs, unhelpful answers, impossible positions) test the
+//! protocols' logic and run in-process (crates/core/tests/protocols).
 
 mod protocol_support;
 
-use protocol_support::{fen_in, Engine, ANSWER};
-use std::thread;
-use std::time::{Duration, Instant};
+use protocol_support::{Engine, ANSWER};
 
 fn uci() -> Engine {
     let mut e = Engine::start();
@@ -56,11 +57,6 @@ fn xb_play(e: &mut Engine, cmds: &[&str]) -> String {
     xb_move(e)
 }
 
-fn uci_fen(e: &mut Engine) -> String {
-    e.send("d").unwrap();
-    fen_in(&e.until(ANSWER, |l| l.starts_with("Key: ")).unwrap()).unwrap()
-}
-
 // ---- Crash: a table the machine cannot give -------------------------------------------
 
 #[test]
@@ -92,132 +88,19 @@ fn uci_hash_beyond_the_machine_is_refused_and_the_old_size_kept() {
     e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
 }
 
-// ---- Crash in the search thread: clock arithmetic ---------------------------------------
-
-#[test]
-fn a_huge_level_does_not_kill_the_search() {
-    let mut e = xboard();
-    run_xb(&mut e, &["level 1 99999999999999999:0 0", "usermove e2e4"]);
-    thread::sleep(Duration::from_millis(300));
-    e.send("?").unwrap();
-    assert!(!xb_move(&mut e).is_empty());
-}
-
-#[test]
-fn huge_uci_clock_values_saturate() {
-    let mut e = uci();
-    for go in [
-        "go wtime 99999999999999999999999 btime 99999999999999999999999 winc 99999999999999999999 binc 99999999999999999999 movestogo 99999999999",
-        "go movetime 99999999999999999999",
-        "go wtime 18446744073709551615 winc 18446744073709551615 movestogo 1",
-        "go depth 99999999999 nodes 99999999999999999999999",
-    ] {
-        e.send("position startpos").unwrap();
-        e.send(go).unwrap();
-        // Thinking, not moving at once (a wrapped-around clock would move in milliseconds).
-        let early = e.lines_for(Duration::from_millis(300));
-        assert!(
-            !early.iter().any(|l| l.starts_with("bestmove")),
-            "{go}: {early:?}"
-        );
-        e.send("stop").unwrap();
-        e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
-    }
-}
-
-// ---- Wrong answer: a huge `time` wrapping around --------------------------------------
-
-#[test]
-fn a_huge_time_value_is_not_a_tiny_one() {
-    let mut e = xboard();
-    // 1844674407370955162 centiseconds times ten wraps to 4 ms in 64-bit arithmetic.
-    run_xb(
-        &mut e,
-        &[
-            "level 0 5 0",
-            "time 1844674407370955162",
-            "otim 30000",
-            "usermove e2e4",
-        ],
-    );
-    let early = e.lines_for(Duration::from_millis(400));
-    assert!(
-        !early.iter().any(|l| is_move(l)),
-        "moved at once: {early:?}"
-    );
-    e.send("?").unwrap();
-    xb_move(&mut e);
-}
-
-// ---- Lost move: commands while the engine thinks ----------------------------------------
-
-/// The engine thinks about White's first move of the cannon game; `cmd` arrives meanwhile;
-/// the move must still come (and `cmd` be answered before it where it answers at all).
-fn move_survives(cmd: &str) {
-    let mut e = xboard();
-    run_xb(&mut e, &["variant cannon", "st 1"]);
-    e.send("go").unwrap();
-    thread::sleep(Duration::from_millis(100));
-    e.send(cmd).unwrap();
-    let lines = e.until(ANSWER, is_move).unwrap();
-    assert!(is_move(lines.last().unwrap()), "{cmd}: {lines:?}");
-}
-
-#[test]
-fn an_illegal_usermove_while_thinking_keeps_the_move() {
-    move_survives("usermove a0a9");
-}
-
-#[test]
-fn memory_while_thinking_keeps_the_move() {
-    move_survives("memory 32");
-}
-
-#[test]
-fn perft_while_thinking_keeps_the_move() {
-    move_survives("perft 2");
-}
-
-#[test]
-fn undo_with_nothing_to_undo_while_thinking_keeps_the_move() {
-    move_survives("undo");
-}
-
-#[test]
-fn a_rule_option_while_thinking_keeps_the_move() {
-    move_survives("option CannonClearShot=1");
-}
-
-#[test]
-fn a_rule_option_sent_while_thinking_applies_after_the_move() {
-    let mut e = xboard();
-    run_xb(&mut e, &["variant cannon", "st 0.3"]);
-    e.send("go").unwrap();
-    e.send("option CannonClearShot=1").unwrap();
-    e.send("memory 32").unwrap();
-    xb_move(&mut e);
-    // Both were applied once the move was made: the option is on (an unknown value would be
-    // an error now) and the game goes on.
-    let out = run_xb(&mut e, &["force", "d"]);
-    assert!(fen_in(&out).is_some(), "{out:?}");
-}
-
 // ---- No exit: end of input -------------------------------------------------------------
 
+/// After the end of input the answer owed (`expect`) comes and the process leaves by itself.
+/// (The grace a search with a limit gets, and what is stopped after it, is the native loop's:
+/// crates/native/src/stdio.rs tests it; here the waits only tell a hang from an answer.)
 fn exits_after_end_of_input(mut e: Engine, expect: &str) {
     e.close_input();
-    let start = Instant::now();
-    let lines = e.until(Duration::from_secs(3), |l| l.starts_with(expect));
+    let lines = e.until(ANSWER, |l| l.starts_with(expect));
     assert!(
         lines.is_ok(),
         "no '{expect}' after the end of input: {lines:?}"
     );
-    assert!(e.exits_within(Duration::from_secs(2)), "still running");
-    assert!(
-        start.elapsed() < Duration::from_millis(1500),
-        "took {:?}",
-        start.elapsed()
-    );
+    assert!(e.exits_within(ANSWER), "still running");
 }
 
 #[test]
@@ -240,8 +123,7 @@ fn uci_end_of_input_ends_a_search_on_the_opponents_clock_only() {
 fn uci_end_of_input_ends_a_long_perft() {
     let mut e = uci();
     e.send("go perft 9").unwrap();
-    e.close_input();
-    assert!(e.exits_within(Duration::from_millis(1500)));
+    exits_after_end_of_input(e, "info string perft stopped");
 }
 
 #[test]
@@ -252,67 +134,23 @@ fn xboard_end_of_input_ends_thinking_and_analysis() {
     let mut e = xboard();
     run_xb(&mut e, &["post", "analyze"]);
     e.close_input();
-    assert!(e.exits_within(Duration::from_millis(1500)));
+    assert!(e.exits_within(ANSWER), "still running");
 }
 
-// ---- Blocking work on the command loop ---------------------------------------------------
+// ---- Memory: tables made, emptied and replaced -------------------------------------------
 
-/// `isready` answered within a second while `cmd` runs, and `stop` ends it within a second.
-fn uci_stays_responsive(cmd: &str, stopped: &str) {
-    let mut e = uci();
-    e.send(cmd).unwrap();
-    thread::sleep(Duration::from_millis(100));
-    let t = Instant::now();
-    e.send("isready").unwrap();
-    e.until(ANSWER, |l| l == "readyok").unwrap();
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "isready took {:?}",
-        t.elapsed()
-    );
-    let t = Instant::now();
-    e.send("stop").unwrap();
-    e.until(ANSWER, |l| l.contains(stopped)).unwrap();
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "stop took {:?}",
-        t.elapsed()
-    );
-    e.send("quit").unwrap();
-    assert!(e.exits_within(Duration::from_secs(1)));
-}
-
-#[test]
-fn go_perft_does_not_block_isready_stop_or_quit() {
-    uci_stays_responsive("go perft 8", "perft stopped");
-}
-
-#[test]
-fn bench_does_not_block_isready_stop_or_quit() {
-    uci_stays_responsive("bench 30", "info string bench stopped");
-}
-
+/// A big table is ready at once: fresh zeroed memory, never written with zeros, so it is not
+/// resident until used (and emptying it gives the memory back rather than writing it).
 #[test]
 fn a_big_hash_is_ready_at_once_and_not_resident() {
     let mut e = uci();
-    let t = Instant::now();
     let out = run_uci(&mut e, &["setoption name Hash value 8192"]);
     // Refused only where the machine cannot give 8 GB at all.
     assert!(
         out.is_empty() || out[0].contains("cannot allocate"),
         "{out:?}"
     );
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t.elapsed()
-    );
     run_uci(&mut e, &["ucinewgame", "setoption name Clear Hash"]);
-    assert!(
-        t.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        t.elapsed()
-    );
     if let Some(mb) = e.rss_mb() {
         assert!(mb < 200, "resident {mb} MB");
     }
@@ -426,270 +264,4 @@ fn a_table_the_address_space_cannot_hold_is_refused_in_both_protocols() {
     assert!(out.is_empty(), "{out:?}");
     e.send("go depth 4").unwrap();
     e.until(ANSWER, |l| l.starts_with("bestmove ")).unwrap();
-}
-
-// ---- Limits not kept: node limit over all threads ----------------------------------------
-
-#[test]
-fn a_node_limit_counts_every_thread() {
-    let mut e = uci();
-    run_uci(&mut e, &["setoption name Threads value 2"]);
-    for pos in [
-        "position startpos",
-        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5",
-        "position fen r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8",
-    ] {
-        for limit in [100u64, 1000] {
-            e.send(pos).unwrap();
-            e.send(&format!("go nodes {limit}")).unwrap();
-            let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
-            let nodes: u64 = lines
-                .iter()
-                .filter_map(|l| {
-                    let w: Vec<&str> = l.split_whitespace().collect();
-                    let i = w.iter().position(|t| *t == "nodes")?;
-                    w.get(i + 1)?.parse().ok()
-                })
-                .max()
-                .unwrap_or(0);
-            // A quarter over at most (the threads look at the total every few nodes); before,
-            // only the main thread looked, every 1024 of its own nodes.
-            assert!(
-                nodes <= limit + limit / 4 + 8,
-                "{pos}: {nodes} nodes for go nodes {limit}"
-            );
-        }
-    }
-}
-
-/// Found by the fuzzer on a 2-core machine: with 100 threads and MultiPV 3, a search on a
-/// 283 ms clock answered after 6 s (and on a 25 ms clock after 0.5 to 2 s), because the main thread, started after the 99 busy
-/// helpers, hardly got a core, and it alone watched the clock. Now the main thread starts
-/// first and every thread keeps the hard limit.
-#[test]
-fn many_more_threads_than_cores_still_keep_a_short_clock() {
-    let mut e = uci();
-    run_uci(
-        &mut e,
-        &[
-            "setoption name UCI_Variant value swedishcannon",
-            "setoption name Threads value 100",
-            "setoption name MultiPV value 3",
-        ],
-    );
-    for moves in [
-        "",
-        "e2e3",
-        "e2e3 e7e6",
-        "e2e3 e7e6 d2d4",
-        "e2e3 e7e6 d2d4 d7d5",
-    ] {
-        // A search first, as in the fuzzer's run: it leaves the table and a hundred threads'
-        // history tables filled.
-        e.send(&format!("position startpos moves {moves}")).unwrap();
-        e.send("go nodes 2590").unwrap();
-        e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
-        e.sync_uci().unwrap();
-        let start = Instant::now();
-        e.send("go wtime 25 btime 25 winc 10 binc 10").unwrap();
-        e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
-        let took = start.elapsed();
-        // The clock holds 25 ms; the rest is room for a loaded machine (the old code took
-        // 0.5 to 6 s here).
-        assert!(took < Duration::from_millis(400), "answered after {took:?}");
-    }
-}
-
-// ---- Unhelpful answers -------------------------------------------------------------------
-
-#[test]
-fn long_input_is_echoed_short() {
-    let long = "x".repeat(1 << 20);
-    let mut e = uci();
-    let out = run_uci(&mut e, &[&long, &format!("position fen {long}")]);
-    assert_eq!(out.len(), 2, "{}", out.len());
-    for l in &out {
-        assert!(l.len() < 400, "{} chars", l.len());
-    }
-    assert!(out[0].ends_with("...'"), "{}", &out[0][..100]);
-    let mut e = xboard();
-    let out = run_xb(
-        &mut e,
-        &[
-            &long,
-            &format!("usermove {long}"),
-            &format!("setboard {long}"),
-        ],
-    );
-    assert_eq!(out.len(), 3);
-    for l in &out {
-        assert!(l.len() < 400, "{} chars", l.len());
-    }
-}
-
-/// A `go` line of 200,000 unknown tokens was answered with 200,000 error lines (and a
-/// `searchmoves` list of bad moves with one line each): now the first few are named and the
-/// rest counted, and the search still gives its move.
-#[test]
-fn a_go_full_of_bad_parameters_is_answered_in_a_few_lines() {
-    let mut e = uci();
-    let go = format!(
-        "go depth 2 {}searchmoves {}",
-        "x ".repeat(200_000),
-        "z9z9 ".repeat(1000)
-    );
-    e.send(&go).unwrap();
-    let lines = e.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
-    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
-    assert_eq!(errors.len(), 4, "{:?}", &errors[..errors.len().min(6)]);
-    assert!(errors[0].contains("unknown parameter 'x'"), "{}", errors[0]);
-    assert!(
-        errors[3].contains("200997 more bad parameters ignored"),
-        "{}",
-        errors[3]
-    );
-}
-
-#[test]
-fn an_option_without_a_name_says_what_is_missing() {
-    let mut e = uci();
-    for cmd in ["setoption name", "setoption name value 3"] {
-        let out = run_uci(&mut e, &[cmd]);
-        assert_eq!(out.len(), 1);
-        assert!(out[0].contains("option name is missing"), "{out:?}");
-    }
-    let mut e = xboard();
-    for cmd in ["option", "option =1"] {
-        let out = run_xb(&mut e, &[cmd]);
-        assert_eq!(out.len(), 1);
-        assert!(out[0].starts_with("Error (option needs a name"), "{out:?}");
-    }
-}
-
-#[test]
-fn a_bare_illegal_move_in_xboard_is_an_illegal_move() {
-    let mut e = xboard();
-    assert_eq!(
-        run_xb(&mut e, &["force", "g6g7"]),
-        vec!["Illegal move: g6g7"]
-    );
-    assert_eq!(run_xb(&mut e, &["e7e8q"]), vec!["Illegal move: e7e8q"]);
-    // A legal bare move is played; a word is still an unknown command.
-    assert!(run_xb(&mut e, &["e2e4"]).is_empty());
-    assert_eq!(
-        run_xb(&mut e, &["frobnicate"]),
-        vec!["Error (unknown command): frobnicate"]
-    );
-    let out = run_xb(&mut e, &["d"]);
-    assert!(fen_in(&out).unwrap().contains("4P3"), "{out:?}");
-}
-
-// ---- Positions a variant cannot have -----------------------------------------------------
-
-/// `fen` is refused in `variant` with a message containing `says`, and the position stays.
-fn refused(variant: &str, fen: &str, says: &str) {
-    let mut e = uci();
-    run_uci(
-        &mut e,
-        &[&format!("setoption name UCI_Variant value {variant}")],
-    );
-    let before = uci_fen(&mut e);
-    let out = run_uci(&mut e, &[&format!("position fen {fen}")]);
-    assert_eq!(out.len(), 1, "{variant} {fen}: {out:?}");
-    assert!(out[0].contains(says), "{variant} {fen}: {out:?}");
-    assert_eq!(uci_fen(&mut e), before);
-    // XBoard refuses it too.
-    let mut x = xboard();
-    let out = run_xb(
-        &mut x,
-        &[&format!("variant {variant}"), &format!("setboard {fen}")],
-    );
-    assert!(
-        out.iter()
-            .any(|l| l.starts_with("tellusererror") && l.contains(says)),
-        "{out:?}"
-    );
-}
-
-#[test]
-fn swedish_cannon_counts_are_kept() {
-    // Two cannons on the board for each side: swedishcannon1 allows one.
-    refused(
-        "swedishcannon1",
-        "rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
-        "at most 1",
-    );
-    // One on the board and one in reserve each: also two.
-    refused(
-        "swedishcannon1",
-        "rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[Cc] w KQkq - 0 1",
-        "at most 1",
-    );
-    // Three in swedishcannon.
-    refused(
-        "swedishcannon",
-        "rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[CCcc] w KQkq - 0 1",
-        "at most 2",
-    );
-    // Within the limits: accepted.
-    let mut e = uci();
-    let out = run_uci(
-        &mut e,
-        &[
-            "setoption name UCI_Variant value swedishcannon1",
-            "position fen rnbqkbnr/pppppppp/2c5/8/8/2C5/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
-        ],
-    );
-    assert!(out.iter().all(|l| !l.contains("error")), "{out:?}");
-}
-
-#[test]
-fn cannonrider_games_have_one_kind_of_pawn() {
-    refused(
-        "cannonrider",
-        "nrbckqcbrn/*ssssssss*/*8*/*8*/*8*/*8*/*SSSSSSSS*/NRBCKQCBRN w KQkq - 0 1",
-        "no Scorpions",
-    );
-    refused(
-        "cannonriderscorpion",
-        "nrbckqcbrn/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
-        "no pawns",
-    );
-    refused(
-        "cannonrider",
-        "nrbckqcbrn/*ppppppps*/*8*/*8*/*8*/*8*/*PPPPPPPP*/NRBCKQCBRN w KQkq - 0 1",
-        "no Scorpions",
-    );
-}
-
-/// Both protocols run the same long jobs: XBoard's `bench` counts what UCI's counts, and its
-/// `pong` waits for the count; `perft` in both gives the same total.
-#[test]
-fn both_protocols_run_the_same_bench_and_perft() {
-    let mut u = uci();
-    u.send("bench 2").unwrap();
-    let uci_lines = u.until(ANSWER, |l| l.starts_with("Nodes/second")).unwrap();
-    let nodes = |lines: &[String], prefix: &str| -> u64 {
-        let l = lines
-            .iter()
-            .find_map(|l| l.strip_prefix(prefix))
-            .unwrap_or_else(|| panic!("{lines:?}"));
-        l.trim().parse().unwrap()
-    };
-    let uci_nodes = nodes(&uci_lines, "Nodes searched:");
-    let mut x = xboard();
-    let xb_lines = run_xb(&mut x, &["bench 2"]);
-    assert_eq!(nodes(&xb_lines, "# Nodes searched:"), uci_nodes);
-    let out = run_xb(&mut x, &["perft 3"]);
-    assert_eq!(out.last().map(String::as_str), Some("perft 3: 8902"));
-    u.send("go perft 3").unwrap();
-    let out = u
-        .until(ANSWER, |l| l.starts_with("Nodes searched"))
-        .unwrap();
-    assert_eq!(out.last().map(String::as_str), Some("Nodes searched: 8902"));
-    let out = run_xb(&mut x, &["bench 0"]);
-    assert_eq!(
-        out,
-        vec!["Error (bench: expected a depth from 1 to 64): bench 0"]
-    );
 }

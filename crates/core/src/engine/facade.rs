@@ -22,9 +22,10 @@
 //! that runs the work.
 
 use crate::engine::jobs::{Job, JobEvent, JobKind};
-use crate::engine::options::{Changed, EngineOption, OptionError};
+use crate::engine::options::{self, Changed, EngineOption, OptionError};
 use crate::engine::registry::VariantInfo;
 use crate::engine::state::EngineState;
+use crate::engine::text::clip;
 use crate::engine::wdl::Wdl;
 use crate::games::{GameError, Notation};
 use crate::host::{Host, Task};
@@ -216,20 +217,19 @@ impl Engine {
         &self.state
     }
 
-    /// The host the engine was given.
-    pub fn host(&self) -> &Arc<dyn Host> {
-        &self.host
-    }
-
     // ---- Settings and the game: each change stops the running search first -----------
 
     /// Sets the option `name` from its text (see [`EngineState::set_option`]), after stopping
-    /// the running search. Refused, it changes nothing but that.
+    /// the running search. A name or value refused as such changes nothing, not even the
+    /// running search; one refused when applied (a table the machine cannot give) leaves the
+    /// option as it was.
     pub fn set_option(
         &mut self,
         name: &str,
         value: Option<&str>,
     ) -> Result<(&'static EngineOption, Changed), OptionError> {
+        let opt = options::find(name).ok_or_else(|| OptionError::Unknown(clip(name)))?;
+        options::parse_value(opt, value)?;
         self.stop();
         self.state.set_option(name, value)
     }
@@ -373,14 +373,6 @@ impl Engine {
             .is_some_and(|r| !r.is_finished() && r.waits_for_stop.load(Relaxed))
     }
 
-    /// The search running now, if any.
-    pub fn current_search(&self) -> Option<SearchId> {
-        self.search
-            .as_ref()
-            .filter(|r| !r.is_finished())
-            .map(|r| r.id)
-    }
-
     /// How far the running search has got; `None` when none runs.
     pub fn progress(&self) -> Option<Progress> {
         let r = self.search.as_ref().filter(|r| !r.is_finished())?;
@@ -430,14 +422,6 @@ impl Engine {
     /// Whether a job runs (its last event not yet reported).
     pub fn job_running(&self) -> bool {
         self.job.as_ref().is_some_and(|j| !j.ended.load(Relaxed))
-    }
-
-    /// The job running now, if any.
-    pub fn current_job(&self) -> Option<JobKind> {
-        self.job
-            .as_ref()
-            .filter(|j| !j.ended.load(Relaxed))
-            .map(|j| j.job.kind())
     }
 
     /// Stops the running job, if any, and waits for it; it reports [`JobEvent::Stopped`]
@@ -645,11 +629,13 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_position_leaves_the_search_running_and_a_taken_one_stops_it() {
+    fn refused_input_leaves_the_search_running_and_a_taken_position_stops_it() {
         let (mut e, rx) = engine(Threads(Instant::now()));
         e.go(infinite());
         assert!(e.set_position(Some("not a fen"), &[]).is_err());
         assert!(e.play("e2e5").is_err());
+        assert!(e.set_option("Hash", Some("0")).is_err());
+        assert!(e.set_option("No Such Option", Some("1")).is_err());
         assert!(e.is_searching());
         e.play("e2e4").unwrap();
         assert!(!e.is_searching());

@@ -6,9 +6,10 @@
 //! `info string error: ...` and leaves the engine as it was.
 //!
 //! Which commands are answered while a search runs, and what they do to it, is decided in one
-//! place, [`Uci::interim`], for every host: the native loop (each line goes through it first)
-//! and a host whose search runs on its own thread (it hands the lines that arrive during the
-//! search to `interim` from its `poll`, and the rest to [`Uci::handle`] once `go` returned).
+//! place, [`Uci::interim`], for every host: the native loop (each line goes through it first,
+//! inside [`Uci::handle`]) and a host without threads, whose search runs on the thread that
+//! called `go` (it hands the lines that arrive during the search to `interim` from its `poll`,
+//! and keeps those `interim` leaves to be handled for [`Uci::handle`] once `go` has returned).
 
 use super::{clip, clip_message, parse_count, Adapter, Output};
 use crate::engine::jobs::{self, JobEvent, JobKind};

@@ -1,7 +1,7 @@
 //! The game the GUI sets up: a new game, a variant, a position, moves taken back; and the long
 //! jobs (`perft`, `bench`) run on a copy of it.
 
-use super::{clip, clip_message, describe, XBoard};
+use super::{clip, clip_message, describe, XBoard, NOTATION};
 use crate::board::Color;
 use crate::engine::jobs;
 use crate::engine::registry::{self, VariantInfo};
@@ -72,7 +72,7 @@ impl XBoard {
     pub(super) fn cmd_setboard(&mut self, fen: &str) {
         // A refused position changes nothing, not even a running search.
         let mut next = self.state().session().clone_session();
-        if let Err(e) = next.set_position(Some(fen), &[], super::NOTATION) {
+        if let Err(e) = next.set_position(Some(fen), &[], NOTATION) {
             return self.say(&format!(
                 "tellusererror Illegal position: {}",
                 clip_message(&e.to_string())

@@ -4,9 +4,10 @@
 //! Moves are written in [`Notation::XBoard`] (ranks from 0 on ten-rank boards, shots as two
 //! legs). The engine is the arbiter of the games XBoard cannot check: it refuses illegal moves
 //! with `Illegal move: X` and claims every game end itself. A search runs beside the command
-//! loop; when it ends, its result waits in the adapter's [`Reports`] until the owner's thread
-//! acts on it ([`Adapter::on_wake`], and before each command): only there is the engine's move
-//! printed and played, so a command handled after the move always sees the position after it.
+//! loop; when it ends, its result waits in the adapter (`thinking::Reports`) until the owner's
+//! thread acts on it ([`Adapter::on_wake`], and before each command): only there is the
+//! engine's move printed and played, so a command handled after the move always sees the
+//! position after it.
 //!
 //! Pondering and analysis need a host with threads: a search on the owner's own thread would
 //! wait there for a command that could not be read.

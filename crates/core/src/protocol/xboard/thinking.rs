@@ -73,9 +73,11 @@ impl Reports {
         };
     }
 
-    /// The latest best line of the running search.
-    fn last(&self) -> Option<PvInfo<String>> {
-        lock(&self.shown).last.clone()
+    /// Runs `f` with the latest best line of the running search, under the lock that thinking
+    /// lines are printed under: a line `f` prints comes after every thinking line it could
+    /// know of and before every later one, so the output never contradicts itself.
+    fn with_last<T>(&self, f: impl FnOnce(Option<&PvInfo<String>>) -> T) -> T {
+        f(lock(&self.shown).last.as_ref())
     }
 
     /// The oldest result not yet acted on.
@@ -325,21 +327,24 @@ impl XBoard {
         }
         let total = self.state().session().legal_moves(NOTATION).len();
         // The search now: time since it started, nodes so far, the depth being searched (the
-        // iteration after the last finished one), and the best move found so far.
-        let Some(now) = self.engine.progress().filter(|_| self.running.is_some()) else {
-            return self.say(&format!("stat01: 0 0 0 {total} {total}"));
-        };
-        let info = self.reports.last();
-        let best = info.as_ref().and_then(|i| i.pv.first().cloned());
-        self.say(&format!(
-            "stat01: {} {} {} {} {} {}",
-            now.elapsed.as_millis() / 10,
-            now.nodes.max(info.as_ref().map_or(0, |i| i.nodes)),
-            now.depth,
-            0,
-            total,
-            best.unwrap_or_default()
-        ));
+        // iteration after the last finished one), and the best move found so far. Read and
+        // printed while no thinking line can come between: the depth named is never below
+        // that of a line printed before it.
+        self.reports.with_last(|info| {
+            let Some(now) = self.engine.progress().filter(|_| self.running.is_some()) else {
+                return self.say(&format!("stat01: 0 0 0 {total} {total}"));
+            };
+            let best = info.and_then(|i| i.pv.first().cloned());
+            self.say(&format!(
+                "stat01: {} {} {} {} {} {}",
+                now.elapsed.as_millis() / 10,
+                now.nodes.max(info.map_or(0, |i| i.nodes)),
+                now.depth,
+                0,
+                total,
+                best.unwrap_or_default()
+            ));
+        });
     }
 
     /// Restarts the analysis or ponder search that a change of settings stopped.

@@ -1,28 +1,22 @@
-//! The option table against both protocols, through the real binary: every entry is announced
-//! by UCI and by XBoard (as a `feature option` or by the feature of XBoard's own command for
-//! it), a good value is taken without a word of error, and a bad value of every typed entry is
-//! refused in each protocol's own form, changing nothing.
+//! The option table against both protocols: every entry is announced by UCI and by XBoard (as
+//! a `feature option` or by the feature of XBoard's own command for it), a good value is taken
+//! without a word of error, and a bad value of every typed entry is refused in each protocol's
+//! own form, changing nothing.
 
-mod protocol_support;
-
+use super::support::Engine;
 use cannonade_core::engine::options::{self, OptionType};
 use cannonade_core::protocol::uci::option_line;
 use cannonade_core::protocol::xboard::{feature_option, NATIVE_OPTIONS};
-use protocol_support::{Engine, ANSWER};
 
 fn uci() -> (Engine, Vec<String>) {
-    let mut e = Engine::start();
-    e.send("uci").unwrap();
-    let lines = e.until(ANSWER, |l| l == "uciok").unwrap();
+    let mut e = Engine::uci_bare();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
     (e, lines)
 }
 
 fn xboard() -> (Engine, Vec<String>) {
-    let mut e = Engine::start();
-    e.send("xboard").unwrap();
-    e.send("protover 2").unwrap();
-    let lines = e.until(ANSWER, |l| l.contains("done=1")).unwrap();
-    (e, lines)
+    Engine::xboard_features()
 }
 
 /// The feature that announces XBoard's own command for an option.
@@ -108,12 +102,11 @@ fn the_search_parameters_are_hidden_from_guis_but_settable() {
         };
         // Any value in range, in both protocols' forms, is taken without a word.
         for value in [max, default] {
-            u.send(&format!("setoption name {} value {value}", o.name))
-                .unwrap();
-            let out = u.sync_uci().unwrap();
+            u.send(&format!("setoption name {} value {value}", o.name));
+            let out = u.sync();
             assert!(out.is_empty(), "{} = {value}: {out:?}", o.name);
-            x.send(&format!("option {}={value}", o.name)).unwrap();
-            let out = x.sync_xboard().unwrap();
+            x.send(&format!("option {}={value}", o.name));
+            let out = x.sync();
             assert!(out.is_empty(), "{} = {value}: {out:?}", o.name);
         }
     }
@@ -136,13 +129,11 @@ fn bad_values(kind: &OptionType) -> Vec<String> {
 #[test]
 fn a_bad_value_is_refused_in_each_protocols_form_and_changes_nothing() {
     let (mut u, _) = uci();
-    let (mut x, _) = xboard();
-    x.send("new").unwrap();
+    let mut x = Engine::xboard();
     for o in options::table() {
         for bad in bad_values(&o.kind) {
-            u.send(&format!("setoption name {} value {bad}", o.name))
-                .unwrap();
-            let out = u.sync_uci().unwrap();
+            u.send(&format!("setoption name {} value {bad}", o.name));
+            let out = u.sync();
             assert_eq!(out.len(), 1, "{} = {bad}: {out:?}", o.name);
             assert!(
                 out[0].starts_with(&format!("info string error: option {}: ", o.name))
@@ -157,8 +148,8 @@ fn a_bad_value_is_refused_in_each_protocols_form_and_changes_nothing() {
                 Some(_) => continue,
                 None => format!("option {}={bad}", o.name),
             };
-            x.send(&command).unwrap();
-            let out = x.sync_xboard().unwrap();
+            x.send(&command);
+            let out = x.sync();
             assert_eq!(out.len(), 1, "{command}: {out:?}");
             assert!(
                 out[0].starts_with(&format!("Error (option {}: ", o.name))
@@ -169,12 +160,12 @@ fn a_bad_value_is_refused_in_each_protocols_form_and_changes_nothing() {
         }
     }
     // Nothing changed: the start position, one thread, one line, the default table.
-    u.send("go depth 3").unwrap();
-    let lines = u.until(ANSWER, |l| l.starts_with("bestmove")).unwrap();
+    u.send("go depth 3");
+    let lines = u.until(|l| l.starts_with("bestmove"));
     assert!(lines.iter().all(|l| !l.contains("multipv 2")), "{lines:?}");
-    x.send("sd 2").unwrap();
-    x.send("usermove e2e4").unwrap();
-    x.until(ANSWER, |l| l.starts_with("move ")).unwrap();
+    x.send("sd 2");
+    x.send("usermove e2e4");
+    x.until(|l| l.starts_with("move "));
 }
 
 #[test]
@@ -188,9 +179,8 @@ fn good_values_are_taken_silently_in_both_forms_of_a_check() {
         // Use NNUE tells which evaluation is used; every other check answers nothing.
         let talks = o.name == options::USE_NNUE;
         for value in [!default, default] {
-            u.send(&format!("setoption name {} value {value}", o.name))
-                .unwrap();
-            let out = u.sync_uci().unwrap();
+            u.send(&format!("setoption name {} value {value}", o.name));
+            let out = u.sync();
             assert!(
                 out.iter().all(|l| !l.contains("error")) && (talks || out.is_empty()),
                 "{}: {out:?}",
@@ -199,9 +189,8 @@ fn good_values_are_taken_silently_in_both_forms_of_a_check() {
             if NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name) {
                 continue;
             }
-            x.send(&format!("option {}={}", o.name, u8::from(value)))
-                .unwrap();
-            let out = x.sync_xboard().unwrap();
+            x.send(&format!("option {}={}", o.name, u8::from(value)));
+            let out = x.sync();
             assert!(
                 out.iter().all(|l| !l.starts_with("Error")) && (talks || out.is_empty()),
                 "{}: {out:?}",

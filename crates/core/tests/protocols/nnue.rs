@@ -6,8 +6,7 @@
 //! tests load are random ones of the right shape, written to a scratch directory, so that
 //! what the engine evaluates with can be told apart.
 
-mod protocol_support;
-
+use super::support::Engine;
 use cannonade_core::engine::registry::{self, VARIANTS};
 use cannonade_core::games::chess::Chess;
 use cannonade_core::games::{Game, Notation};
@@ -15,7 +14,6 @@ use cannonade_core::nnue::{
     Accumulator, FloatNetwork, Network, NnueFeatures, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE,
 };
 use cannonade_core::search::{Limits, Report, SearchControl, SearchOptions, TranspositionTable};
-use protocol_support::{Engine, ANSWER};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -110,16 +108,16 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
     let good = dir.join("chess.nnue");
     let net = random_net("chess", 32, 1);
     net.save(&good).unwrap();
-    let mut e = Engine::start();
-    e.send("uci").unwrap();
-    let options = e.until(ANSWER, |l| l == "uciok").unwrap();
+    let mut e = Engine::uci_bare();
+    e.send("uci");
+    let options = e.until(|l| l == "uciok");
     assert!(options.contains(&"option name Use NNUE type check default true".to_string()));
     assert!(options.contains(&"option name EvalFile type string default <empty>".to_string()));
 
     // By default chess evaluates with its embedded net: `eval` gives both evaluations, the
     // net's being the embedded net's value computed here.
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("eval");
+    let lines = e.sync();
     assert!(lines[0].starts_with("Static evaluation: "), "{lines:?}");
     let start: Chess = registry::new_game("chess").unwrap();
     let embedded = registry::find("chess")
@@ -133,21 +131,20 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
     );
     assert!(lines.contains(&"Search evaluation: NNUE".to_string()));
     assert!(lines.iter().any(|l| l.contains("net embedded for chess")));
-    e.send("setoption name Use NNUE value false").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("setoption name Use NNUE value false");
+    let lines = e.sync();
     assert_eq!(
         lines,
         ["info string hand-written evaluation (Use NNUE is off)"]
     );
 
-    e.send(&format!("setoption name EvalFile value {}", good.display()))
-        .unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let lines = e.sync();
     let described = format!("net {} for chess (768 features, 32 hidden)", good.display());
     assert!(lines[0].contains(&described), "{lines:?}");
-    e.send("position startpos moves e2e4 c7c5 g1f3").unwrap();
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    e.send("eval");
+    let lines = e.sync();
     let pos = start
         .with_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
         .unwrap();
@@ -157,9 +154,8 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
     assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
 
     for (path, why) in bad_files(&dir, &good) {
-        e.send(&format!("setoption name EvalFile value {}", path.display()))
-            .unwrap();
-        let lines = e.sync_uci().unwrap();
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = e.sync();
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("info string error: option EvalFile: ")
@@ -168,8 +164,8 @@ fn uci_eval_file_loads_a_net_and_refuses_bad_files_keeping_it() {
             "{}: {lines:?}",
             path.display()
         );
-        e.send("eval").unwrap();
-        let lines = e.sync_uci().unwrap();
+        e.send("eval");
+        let lines = e.sync();
         assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -183,15 +179,12 @@ fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_
     let dir = scratch("nnue-shared");
     let shared = dir.join("swedishcannon.nnue");
     random_net("swedishcannon", 32, 3).save(&shared).unwrap();
-    let mut e = Engine::start();
-    e.send("uci").unwrap();
-    e.until(ANSWER, |l| l == "uciok").unwrap();
+    let mut e = Engine::uci();
     e.send(&format!(
         "setoption name EvalFile value {}",
         shared.display()
-    ))
-    .unwrap();
-    let lines = e.sync_uci().unwrap();
+    ));
+    let lines = e.sync();
     assert!(
         lines[0].starts_with("info string EvalFile: net")
             && lines[0].contains("swedishcannon.nnue for swedishcannon (912 features, 32 hidden)")
@@ -199,18 +192,17 @@ fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_
             && lines[0].contains("net embedded for chess"),
         "{lines:?}"
     );
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("eval");
+    let lines = e.sync();
     assert!(
         lines.iter().any(|l| l.contains("net embedded for chess")),
         "{lines:?}"
     );
     for variant in ["swedishcannon1", "swedishcannon"] {
-        e.send(&format!("setoption name UCI_Variant value {variant}"))
-            .unwrap();
-        e.sync_uci().unwrap();
-        e.send("eval").unwrap();
-        let lines = e.sync_uci().unwrap();
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.sync();
+        e.send("eval");
+        let lines = e.sync();
         let used = format!("swedishcannon.nnue for {variant} (912 features, 32 hidden)");
         assert!(
             lines.iter().any(|l| l.contains(&used)),
@@ -218,10 +210,10 @@ fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_
         );
     }
     // Back in chess, its own net again.
-    e.send("setoption name UCI_Variant value chess").unwrap();
-    e.sync_uci().unwrap();
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("setoption name UCI_Variant value chess");
+    e.sync();
+    e.send("eval");
+    let lines = e.sync();
     assert!(
         lines.iter().any(|l| l.contains("net embedded for chess")),
         "{lines:?}"
@@ -234,17 +226,14 @@ fn a_net_loaded_before_its_variant_is_chosen_waits_for_it_and_shared_nets_serve_
 /// variant chosen while it is off is searched by hand until it is turned on again.
 #[test]
 fn uci_use_nnue_names_the_net_it_turns_on_and_the_fallback_it_turns_off() {
-    let mut e = Engine::start();
-    e.send("uci").unwrap();
-    e.until(ANSWER, |l| l == "uciok").unwrap();
+    let mut e = Engine::uci();
     for variant in ["cannonshogi", "cannon"] {
-        e.send(&format!("setoption name UCI_Variant value {variant}"))
-            .unwrap();
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
         // Left at its default the option brings no note: a net is there and used.
-        let lines = e.sync_uci().unwrap();
+        let lines = e.sync();
         assert!(!lines.iter().any(|l| l.contains("Use NNUE")), "{lines:?}");
-        e.send("eval").unwrap();
-        let lines = e.sync_uci().unwrap();
+        e.send("eval");
+        let lines = e.sync();
         assert!(
             lines.contains(&"Search evaluation: NNUE".to_string())
                 && lines.iter().any(|l| l.starts_with("NNUE evaluation: ")
@@ -252,20 +241,19 @@ fn uci_use_nnue_names_the_net_it_turns_on_and_the_fallback_it_turns_off() {
             "{lines:?}"
         );
     }
-    e.send("setoption name Use NNUE value false").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("setoption name Use NNUE value false");
+    let lines = e.sync();
     assert_eq!(
         lines,
         ["info string hand-written evaluation (Use NNUE is off)"]
     );
-    e.send("setoption name UCI_Variant value cannonshogi")
-        .unwrap();
-    e.sync_uci().unwrap();
-    e.send("eval").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("setoption name UCI_Variant value cannonshogi");
+    e.sync();
+    e.send("eval");
+    let lines = e.sync();
     assert!(lines.contains(&"Search evaluation: hand-written".to_string()));
-    e.send("setoption name Use NNUE value true").unwrap();
-    let lines = e.sync_uci().unwrap();
+    e.send("setoption name Use NNUE value true");
+    let lines = e.sync();
     assert!(
         lines.len() == 1
             && lines[0]
@@ -280,23 +268,18 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
     let good = dir.join("chess.nnue");
     let net = random_net("chess", 32, 2);
     net.save(&good).unwrap();
-    let mut e = Engine::start();
-    e.send("xboard").unwrap();
-    e.send("protover 2").unwrap();
-    let features = e.until(ANSWER, |l| l == "feature done=1").unwrap();
+    let (mut e, features) = Engine::xboard_features();
     assert!(features.contains(&"feature option=\"Use NNUE -check 1\"".to_string()));
     assert!(features.contains(&"feature option=\"EvalFile -file \"".to_string()));
-    e.send(&format!("option EvalFile={}", good.display()))
-        .unwrap();
-    let lines = e.sync_xboard().unwrap();
+    e.send(&format!("option EvalFile={}", good.display()));
+    let lines = e.sync();
     let described = format!("net {} for chess (768 features, 32 hidden)", good.display());
     assert!(lines[0].contains(&described), "{lines:?}");
     let start: Chess = registry::new_game("chess").unwrap();
     let expected = evaluate_from_scratch(&net, &start);
     for (path, why) in bad_files(&dir, &good) {
-        e.send(&format!("option EvalFile={}", path.display()))
-            .unwrap();
-        let lines = e.sync_xboard().unwrap();
+        e.send(&format!("option EvalFile={}", path.display()));
+        let lines = e.sync();
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("Error (option EvalFile: ")
@@ -305,29 +288,29 @@ fn xboard_eval_file_refuses_bad_files_keeping_the_net() {
             "{}: {lines:?}",
             path.display()
         );
-        e.send("eval").unwrap();
-        let lines = e.sync_xboard().unwrap();
+        e.send("eval");
+        let lines = e.sync();
         assert_eq!(nnue_value(&lines), Some(expected), "{lines:?}");
     }
     // Another game: its own embedded net, named in a comment line (no popup); the net loaded
     // for chess stays chess's.
-    e.send("variant cannonshogi").unwrap();
-    let lines = e.sync_xboard().unwrap();
+    e.send("variant cannonshogi");
+    let lines = e.sync();
     assert!(
         !lines.iter().any(|l| l.starts_with("telluser")),
         "{lines:?}"
     );
-    e.send("option Use NNUE=1").unwrap();
-    let lines = e.sync_xboard().unwrap();
+    e.send("option Use NNUE=1");
+    let lines = e.sync();
     assert!(
         lines.len() == 1
             && lines[0].starts_with("# NNUE evaluation with net embedded for cannonshogi ("),
         "{lines:?}"
     );
     // Back to chess: the net loaded for it is still there, and now used.
-    e.send("new").unwrap();
-    e.send("option Use NNUE=1").unwrap();
-    let lines = e.sync_xboard().unwrap();
+    e.send("new");
+    e.send("option Use NNUE=1");
+    let lines = e.sync();
     assert!(
         lines
             .iter()
