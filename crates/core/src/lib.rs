@@ -16,4 +16,5 @@ pub mod host;
 pub mod nnue;
 pub mod pgn;
 pub mod protocol;
+pub mod review;
 pub mod search;

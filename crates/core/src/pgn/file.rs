@@ -214,7 +214,10 @@ mod tests {
              Nc6 3. Qxf7# 1-0\n",
         );
         assert_eq!(games.len(), 1, "a comment line starting with [ is no tag");
-        assert_eq!(games[0].move_words(), ["e4", "e5?!", "Qh5??", "Nc6", "Qxf7#"]);
+        assert_eq!(
+            games[0].move_words(),
+            ["e4", "e5?!", "Qh5??", "Nc6", "Qxf7#"]
+        );
         let split = read_games("[Event \"a\"]\n\n1. e4 {open *\n\n[Event \"b\"]\n\n1. d4 *\n");
         assert_eq!(split.len(), 2, "a comment left open ends with its game");
         assert_eq!(split[1].movetext.trim(), "1. d4 *");

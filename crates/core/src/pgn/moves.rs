@@ -16,7 +16,7 @@
 
 use super::file::PgnGame;
 use crate::engine::look::PieceImage;
-use crate::engine::{registry, MoveFacts, Session};
+use crate::engine::{registry, Coord, MoveFacts, Session};
 use crate::games::{GameError, MoveError, Notation};
 
 impl PgnGame {
@@ -32,7 +32,9 @@ impl PgnGame {
     }
 
     /// The game played from `start` as [`PgnGame::moves`] reads it: the position after its
-    /// moves (at most `plies`), and the moves.
+    /// moves (at most `plies`), and the moves. A word that several legal moves fit (a short
+    /// form whose writer's idea of the piece was not the game's) is read as the first of them
+    /// after which the rest of the game reads.
     pub fn play(
         &self,
         start: &dyn Session,
@@ -40,23 +42,108 @@ impl PgnGame {
     ) -> Result<(Box<dyn Session>, Vec<String>), GameError> {
         let mut session = start.clone_session();
         session.set_position(self.tag("FEN"), &[], Notation::Uci)?;
-        let mut reader = MoveReader::new(session.as_ref());
+        let words: Vec<String> = self
+            .move_words()
+            .into_iter()
+            .take(plies.unwrap_or(usize::MAX))
+            .collect();
+        let mut line = Line {
+            words: &words,
+            tries: MAX_TRIES,
+            furthest: None,
+        };
+        let reader = MoveReader::new(session.as_ref());
+        match line.read(session, reader, 0) {
+            Some((end, moves)) => Ok((end, moves)),
+            None => Err(line.furthest.map_or(
+                GameError::IllegalMove(MoveError {
+                    text: String::new(),
+                    fen: String::new(),
+                    index: None,
+                }),
+                |(_, e)| e,
+            )),
+        }
+    }
+}
+
+/// The readings of ambiguous words a game may try before it is refused.
+const MAX_TRIES: usize = 256;
+
+/// A game's move words being read, with its readings of ambiguous words.
+struct Line<'a> {
+    words: &'a [String],
+    /// Readings of ambiguous words left to try.
+    tries: usize,
+    /// The refusal of the word furthest into the game (the one reported when no reading
+    /// reads the whole game), with its index.
+    furthest: Option<(usize, GameError)>,
+}
+
+impl Line<'_> {
+    /// Reads words `i..` from `session`: the last position and the moves.
+    fn read(
+        &mut self,
+        mut session: Box<dyn Session>,
+        mut reader: MoveReader,
+        mut i: usize,
+    ) -> Option<(Box<dyn Session>, Vec<String>)> {
         let mut moves = Vec::new();
-        for word in self.move_words() {
-            if plies.is_some_and(|p| moves.len() >= p) {
-                break;
+        while let Some(word) = self.words.get(i) {
+            let readings = reader.read_all(session.as_ref(), word);
+            if let [mv] = readings.as_slice() {
+                if let Err(e) = session.play(mv, Notation::Uci) {
+                    return self.refuse(i, e);
+                }
+                moves.push(mv.clone());
+                i += 1;
+                continue;
             }
-            let mv = reader
-                .read(session.as_ref(), &word)
-                .ok_or_else(|| MoveError {
+            if readings.is_empty() {
+                let e = MoveError {
                     text: word.clone(),
                     fen: session.fen(),
                     index: None,
-                })?;
-            session.play(&mv, Notation::Uci)?;
+                };
+                return self.refuse(i, e.into());
+            }
+            // Every reading is tried: a game that reads to its end in two ways is refused
+            // rather than read one way at random.
+            let mut read = None;
+            for mv in readings {
+                if self.tries == 0 {
+                    break;
+                }
+                self.tries -= 1;
+                let mut s = session.clone_session();
+                if s.play(&mv, Notation::Uci).is_err() {
+                    continue;
+                }
+                if let Some((end, rest)) = self.read(s, reader.clone(), i + 1) {
+                    if read.is_some() {
+                        let e = MoveError {
+                            text: word.clone(),
+                            fen: session.fen(),
+                            index: None,
+                        };
+                        return self.refuse(i, e.into());
+                    }
+                    read = Some((end, mv, rest));
+                }
+            }
+            let (end, mv, rest) = read?;
             moves.push(mv);
+            moves.extend(rest);
+            return Some((end, moves));
         }
-        Ok((session, moves))
+        Some((session, moves))
+    }
+
+    fn refuse<T>(&mut self, i: usize, e: GameError) -> Option<T> {
+        if self.furthest.as_ref().is_none_or(|(j, _)| i > *j) {
+            self.furthest = Some((i, e));
+        }
+        None
     }
 }
 
@@ -130,29 +217,49 @@ impl MoveReader {
     /// `word` as the UCI string of a legal move of `session`'s position; `None` if no legal
     /// move, or more than one, fits.
     pub fn read(&mut self, session: &dyn Session, word: &str) -> Option<String> {
+        match self.read_all(session, word).as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// The legal moves of `session`'s position that `word` may be, the likeliest first: one
+    /// for a word that says what it means, several for a short form that does not.
+    pub fn read_all(&mut self, session: &dyn Session, word: &str) -> Vec<String> {
         // Annotation glyphs (`?!`, `??`) go first, on their own: a shogi promotion's `+` is
         // part of the move, a check mark's is not.
         let glyphless = word.trim_end_matches(['!', '?']);
         for w in [word, glyphless] {
             if let Ok(t) = session.move_text(w, Notation::Uci) {
-                return Some(t.uci);
+                return vec![t.uci];
             }
         }
         if let Some(m) = find_san(session, word) {
-            return Some(m);
+            return vec![m];
         }
         // Another program's notation of the game (see `Game::pgn_aliases`); a `+` or `=` at
         // the end is the move's own there.
         let bare = glyphless.trim_end_matches('#');
         if let Some(m) = session.move_from_alias(bare) {
-            return Some(m);
+            return vec![m];
         }
         let plain = castling_letters(glyphless.trim_end_matches(['+', '#']));
         let facts = session.move_facts();
-        short_form_move(&facts, &plain)
-            .or_else(|| full_origin_move(&facts, &plain))
-            .or_else(|| gating_move(&facts, &plain))
-            .or_else(|| self.foreign_san(session, &facts, bare))
+        // The game's own long form first (Cannon's, in its own ranks), then forms read from
+        // the moves' facts.
+        let own_long = |f: &MoveFacts| LongForm::parse(&f.text.pgn).filter(|c| c.from.is_some());
+        let short = short_form_moves(&facts, &plain, own_long);
+        if !short.is_empty() {
+            return short;
+        }
+        if let Some(m) = full_origin_move(&facts, &plain).or_else(|| gating_move(&facts, &plain)) {
+            return vec![m];
+        }
+        let san = self.foreign_san(session, &facts, bare);
+        if !san.is_empty() {
+            return san;
+        }
+        short_form_moves(&facts, &plain, LongForm::of)
     }
 
     /// A move in the SAN of another program that writes the game's pieces with the FEN's
@@ -167,28 +274,27 @@ impl MoveReader {
         session: &dyn Session,
         facts: &[MoveFacts],
         word: &str,
-    ) -> Option<String> {
+    ) -> Vec<String> {
         let as_promotion = self.fit_san(facts, word);
-        let as_check = word
-            .strip_suffix('+')
-            .and_then(|w| self.fit_san(facts, w));
-        let gives_check = |m: &str| {
+        let as_check = word.strip_suffix('+').and_then(|w| self.fit_san(facts, w));
+        let gives_check = |m: &[String]| {
             let mut after = session.clone_session();
-            after.play(m, Notation::Uci).is_ok() && after.in_check()
+            matches!(m, [m] if after.play(m, Notation::Uci).is_ok() && after.in_check())
         };
-        let (mv, learned) = match (as_promotion, as_check) {
-            (Some(p), Some(c)) if p.0 != c.0 => {
-                if self.named_promotions() && gives_check(&c.0) {
+        let fit = match (as_promotion, as_check) {
+            (Some(p), Some(c)) if p.moves != c.moves => {
+                if self.named_promotions() && gives_check(&c.moves) {
                     c
                 } else {
                     p
                 }
             }
             (Some(p), _) => p,
-            (None, c) => c?,
+            (None, Some(c)) => c,
+            (None, None) => return Vec::new(),
         };
-        self.promoted_names.extend(learned);
-        Some(mv)
+        self.promoted_names.extend(fit.learned);
+        fit.moves
     }
 
     /// Whether a promotion of this game has named its piece (`Ud7=W`): the writer's `+` is
@@ -197,9 +303,9 @@ impl MoveReader {
         !self.promoted_names.is_empty()
     }
 
-    /// The one legal move that SAN word `word` (no check mark) names, and the promoted
+    /// The legal moves that SAN word `word` (no check mark) may name, and the promoted
     /// piece's name it teaches, if any.
-    fn fit_san(&self, facts: &[MoveFacts], word: &str) -> Option<(String, Option<(char, String)>)> {
+    fn fit_san(&self, facts: &[MoveFacts], word: &str) -> Option<Fit> {
         let (body, promotes) = PromotionMark::split(word);
         let (promoted, body) = match body.strip_prefix('+') {
             Some(b) => (true, b),
@@ -238,7 +344,7 @@ impl MoveReader {
         // The pieces the word may mean, most likely first: the letter's own (and the promoted
         // pieces a promotion named so), then, for a letter no piece of the game has, any
         // promoted piece (whose letter the program's own; learned or not).
-        let tiers: Vec<Box<dyn Fn(&str) -> bool + '_>> = match letter {
+        let tiers: Vec<PieceTest> = match letter {
             _ if promoted => vec![Box::new(move |p: &str| {
                 p.strip_prefix('+').and_then(|p| p.chars().next()) == letter
             })],
@@ -267,12 +373,49 @@ impl MoveReader {
                         }
                         _ => None,
                     };
-                    return Some((one.text.uci.clone(), learned));
+                    return Some(Fit {
+                        moves: vec![one.text.uci.clone()],
+                        learned,
+                    });
                 }
-                _ => return None,
+                // XBoard's idea of a piece drawn as a pawn steps: where one of the moves is
+                // a step, it is meant.
+                many => {
+                    return Some(Fit {
+                        moves: prefer_step(many.iter().map(|f| (&f.text.uci, f.from, f.to))),
+                        learned: None,
+                    })
+                }
             }
         }
         None
+    }
+}
+
+/// Whether a piece (as the FEN writes it, upper case) is one a word may mean.
+type PieceTest<'a> = Box<dyn Fn(&str) -> bool + 'a>;
+
+/// The moves a word may be, and what it teaches of the writer's letters.
+struct Fit {
+    moves: Vec<String>,
+    learned: Option<(char, String)>,
+}
+
+/// Moves (UCI, origin, destination) a short form fits: the one step among them if there is
+/// exactly one (the writer's idea of the piece is a stepper), else all of them.
+fn prefer_step<'a>(fits: impl Iterator<Item = (&'a String, Option<Coord>, Coord)>) -> Vec<String> {
+    let fits: Vec<_> = fits.collect();
+    let step = |from: Option<Coord>, to: Coord| {
+        from.is_some_and(|(f, r)| f.abs_diff(to.0) <= 1 && r.abs_diff(to.1) <= 1)
+    };
+    let steps: Vec<&String> = fits
+        .iter()
+        .filter(|(_, from, to)| step(*from, *to))
+        .map(|(m, _, _)| *m)
+        .collect();
+    match steps.as_slice() {
+        [one] => vec![(*one).clone()],
+        _ => fits.into_iter().map(|(m, _, _)| m.clone()).collect(),
     }
 }
 
@@ -371,16 +514,24 @@ fn gating_move(facts: &[MoveFacts], word: &str) -> Option<String> {
         .map(|f| f.text.uci.clone())
 }
 
-/// A move written in the long form (`Se1d2`, `Se3xe5-e3`) read from a shorter one: XBoard's
-/// PGN writer names a piece of a game it does not know by the origin only as far as its own
-/// idea of the piece needs (`Sa4`, `Sgh4`, `S1j2`, `Sxg5`), and its idea of a Cannon soldier is
-/// a one-step mover. So where the short form fits several legal moves, the one-step one is
-/// meant. Games whose PGN moves do not name the origin (SAN) are not read this way.
-fn short_form_move(facts: &[MoveFacts], word: &str) -> Option<String> {
-    let w = LongForm::parse(word)?;
+/// The moves a short form (`Sa4`, `Sgh4`, `S1j2`, `Sxg5`, `Cg1`) of a piece move may be:
+/// XBoard's PGN writer names a piece of a game it does not know by the origin only as far as
+/// its own idea of the piece needs, so a short form may fit several legal moves (its idea of a
+/// Cannonrider cannon does not make the cannon's leaps). Its idea of a Cannon soldier is a
+/// one-step mover: where exactly one of the moves is a step, that one is meant. Each legal
+/// move is taken in its long form by `long`: the game's own PGN where that names the whole
+/// origin (Cannon's, with a shot's way back: `Se3xe5-e3`), or made from the move's facts.
+fn short_form_moves(
+    facts: &[MoveFacts],
+    word: &str,
+    long: impl Fn(&MoveFacts) -> Option<LongForm>,
+) -> Vec<String> {
+    let Some(w) = LongForm::parse(word) else {
+        return Vec::new();
+    };
     let fits: Vec<(&String, LongForm)> = facts
         .iter()
-        .filter_map(|f| Some((&f.text.uci, LongForm::parse(&f.text.pgn)?)))
+        .filter_map(|f| Some((&f.text.uci, long(f)?)))
         .filter(|(_, c)| {
             c.from.is_some_and(|(f, r)| {
                 w.piece == c.piece
@@ -392,20 +543,13 @@ fn short_form_move(facts: &[MoveFacts], word: &str) -> Option<String> {
             })
         })
         .collect();
-    let step = |c: &LongForm| {
-        c.from
-            .is_some_and(|(f, r)| f.abs_diff(c.to.0) <= 1 && r.abs_diff(c.to.1) <= 1)
-    };
-    match fits.as_slice() {
-        [(m, _)] => Some((*m).clone()),
-        _ => {
-            let mut steps = fits.iter().filter(|(_, c)| step(c));
-            match (steps.next(), steps.next()) {
-                (Some((m, _)), None) => Some((*m).clone()),
-                _ => None,
-            }
-        }
-    }
+    // Squares as (file, rank), both from 0: steps are measured the same whatever the ranks
+    // are counted from.
+    let square = |(f, r): (u32, u32)| (f as usize, r as usize);
+    prefer_step(
+        fits.iter()
+            .map(|(m, c)| (*m, c.from.map(square), square(c.to))),
+    )
 }
 
 /// A piece move in long or short algebraic form: piece letter, what is given of the origin,
@@ -423,6 +567,28 @@ struct LongForm {
 }
 
 impl LongForm {
+    /// A one-leg move of a piece with a one-letter name, written in full from its facts
+    /// (ranks from 1).
+    fn of(f: &MoveFacts) -> Option<LongForm> {
+        let (x, y) = f.from?;
+        let mut letters = f.piece.as_deref()?.chars();
+        let piece = letters.next()?.to_ascii_uppercase();
+        let promotion = f.text.uci.ends_with('+') || own_promotion(&f.text.pgn).is_some();
+        if letters.next().is_some() || f.legs.len() != 1 || promotion {
+            return None;
+        }
+        let from = (x as u32, y as u32 + 1);
+        Some(LongForm {
+            piece,
+            from: Some(from),
+            from_file: Some(from.0),
+            from_rank: Some(from.1),
+            capture: f.capture,
+            to: (f.to.0 as u32, f.to.1 as u32 + 1),
+            tail: String::new(),
+        })
+    }
+
     fn parse(s: &str) -> Option<LongForm> {
         let mut chars = s.chars();
         let piece = chars.next().filter(char::is_ascii_uppercase)?;
@@ -502,8 +668,14 @@ mod tests {
             PromotionMark::split("Axe7=W"),
             ("Axe7", PromotionMark::Named('W'))
         );
-        assert_eq!(PromotionMark::split("Ixd2="), ("Ixd2", PromotionMark::Declines));
-        assert_eq!(PromotionMark::split("Ud7+"), ("Ud7", PromotionMark::Promotes));
+        assert_eq!(
+            PromotionMark::split("Ixd2="),
+            ("Ixd2", PromotionMark::Declines)
+        );
+        assert_eq!(
+            PromotionMark::split("Ud7+"),
+            ("Ud7", PromotionMark::Promotes)
+        );
         assert_eq!(PromotionMark::split("Ud7"), ("Ud7", PromotionMark::None));
     }
 }
