@@ -3,7 +3,7 @@
 //! programs save, on files with broken games among good ones, and with bad arguments.
 
 use cannonade_core::engine::registry;
-use cannonade_tools::pgn::{movetext_tokens, read_games, RawGame};
+use cannonade_core::pgn::{movetext_tokens, read_games, PgnGame};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,13 +30,13 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// The moves (UCI) of a game as the match runner's reader reads them.
-fn moves_of(game: &RawGame) -> Vec<String> {
+fn moves_of(game: &PgnGame) -> Vec<String> {
     let variant = registry::find(game.tag("Variant").unwrap_or("chess")).expect("known variant");
     game.moves(variant.new_session().as_ref(), None)
         .unwrap_or_else(|e| panic!("game {} reads back: {e}", game.number))
 }
 
-fn tag_number(game: &RawGame, name: &str) -> usize {
+fn tag_number(game: &PgnGame, name: &str) -> usize {
     game.tag(name)
         .unwrap_or_else(|| panic!("tag {name}"))
         .parse()
@@ -45,7 +45,7 @@ fn tag_number(game: &RawGame, name: &str) -> usize {
 
 /// Where examples/blunder_games.rs threw a game: the ply (counted from 0, in its tag
 /// `ThrownPly`) and the side that threw it (the player named "Careless").
-fn thrown(game: &RawGame) -> (usize, &'static str) {
+fn thrown(game: &PgnGame) -> (usize, &'static str) {
     let ply = tag_number(game, "ThrownPly");
     let side = if game.tag("White") == Some("Careless") {
         "White"

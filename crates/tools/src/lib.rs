@@ -9,7 +9,6 @@ pub mod epd;
 pub mod legal;
 pub mod match_runner;
 pub mod openings;
-pub mod pgn;
 pub mod progress;
 pub mod search_args;
 pub mod spsa;

@@ -12,7 +12,7 @@ pub mod judge;
 pub mod parse;
 pub mod problem;
 
-use crate::progress::{say, terminal_bar};
+use crate::progress::{Progress, POSITIONS};
 use crate::search_args::SearchArgs;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::{registry, EngineState};
@@ -128,14 +128,10 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
         ..state.options().clone()
     };
     let total: usize = files.iter().map(|(_, p, _)| p.len()).sum();
-    let bar = terminal_bar(
-        true,
-        total as u64,
-        "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
-    );
+    let progress = Progress::new(false, total as u64, POSITIONS);
     let mut tallies = Vec::new();
     for (name, problems, skipped) in &files {
-        if let Some(bar) = &bar {
+        if let Some(bar) = progress.bar() {
             bar.set_message(name.clone());
         }
         let mut tally = Tally {
@@ -155,9 +151,9 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
             if judge::solved(p, &found) {
                 tally.solved += 1;
             } else {
-                say(bar.as_ref(), &miss_line(name, p, &found));
+                progress.say(&miss_line(name, p, &found));
             }
-            if let Some(bar) = &bar {
+            if let Some(bar) = progress.bar() {
                 bar.inc(1);
             }
         }
@@ -166,18 +162,13 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
             1 => " (1 line skipped)".to_string(),
             n => format!(" ({n} lines skipped)"),
         };
-        say(
-            bar.as_ref(),
-            &format!(
-                "{name}: solved {} of {} at {limit_text}{skipped}",
-                tally.solved, tally.positions
-            ),
-        );
+        progress.say(&format!(
+            "{name}: solved {} of {} at {limit_text}{skipped}",
+            tally.solved, tally.positions
+        ));
         tallies.push(tally);
     }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    progress.clear();
     let solved: usize = tallies.iter().map(|t| t.solved).sum();
     if tallies.len() > 1 {
         println!("total: solved {solved} of {total} at {limit_text}");

@@ -10,6 +10,7 @@ use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::engine::EngineState;
 use cannonade_core::engine::{MoveText, Session};
 use cannonade_core::games::{EndReason, Notation, Outcome};
+use cannonade_core::pgn::find_san;
 use std::time::Duration;
 
 /// The result of a game, as PGN writes it.
@@ -134,19 +135,7 @@ fn read_move(session: &dyn Session, mv: &str, notation: Notation) -> Option<Move
         {
             return Some(t);
         }
-        let plain = |s: &str| {
-            s.trim_end_matches(['+', '#', '!', '?'])
-                .replace('0', "O")
-                .to_string()
-        };
-        let want = plain(mv);
-        for m in session.legal_moves(notation) {
-            if let Ok(t) = session.move_text(&m, notation) {
-                if plain(&t.pgn) == want {
-                    return Some(t);
-                }
-            }
-        }
+        return find_san(session, mv).and_then(|m| session.move_text(&m, Notation::Uci).ok());
     }
     None
 }

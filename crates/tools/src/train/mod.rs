@@ -15,13 +15,13 @@
 pub mod trainer;
 
 use crate::datagen::DataError;
+use crate::progress::Progress;
 use cannonade_core::engine::registry::{self, GameVisitor, VariantInfo};
 use cannonade_core::games::Game;
 use cannonade_core::nnue::{
     FeatureMeaning, FloatNetwork, KingBuckets, NetError, Network, OutputBuckets, DEFAULT_HIDDEN,
     DEFAULT_SCALE, MAX_OUTPUT_BUCKETS,
 };
-use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -630,37 +630,21 @@ pub fn epoch_line(r: &EpochReport) -> String {
 
 /// The run's output: lines on stdout and, on a terminal, a bar for the epoch in progress on
 /// stderr.
-struct Console {
-    bar: Option<ProgressBar>,
-    quiet: bool,
-}
+struct Console(Progress);
 
 impl Console {
     fn new(quiet: bool) -> Console {
-        let bar = super::progress::terminal_bar(
-            !quiet,
+        Console(Progress::new(
+            quiet,
             0,
             "{msg} [{bar:30.cyan/blue}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-        );
-        Console { bar, quiet }
-    }
-
-    fn say(&self, text: &str) {
-        if !self.quiet {
-            super::progress::say(self.bar.as_ref(), text);
-        }
-    }
-
-    fn end(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        ))
     }
 }
 
 impl TrainObserver for Console {
     fn batch(&mut self, epoch: usize, done: usize, total: usize) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.0.bar() {
             if bar.length() != Some(total as u64) || done < bar.position() as usize {
                 bar.reset();
                 bar.set_length(total as u64);
@@ -671,7 +655,7 @@ impl TrainObserver for Console {
     }
 
     fn epoch(&mut self, report: &EpochReport) {
-        self.say(&epoch_line(report));
+        self.0.say(&epoch_line(report));
     }
 }
 
@@ -737,7 +721,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     if let Some(path) = &args.init {
         let (net, said) =
             starting_net(path, variant, plain.as_ref(), &cfg).map_err(|e| e.to_string())?;
-        console.say(&said);
+        console.0.say(&said);
         cfg.init = Some(net);
     }
     pool.install(|| {
@@ -756,14 +740,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let reader = features_in_buckets(data_variant, layout).map_err(|e| e.to_string())?;
             let before = data.len();
             data.extend_from_records(records.take(limit - before), reader.as_ref(), |n| {
-                if let Some(bar) = &console.bar {
+                if let Some(bar) = console.0.bar() {
                     bar.set_message(format!("read {} positions", before + n));
                     bar.tick();
                 }
             })
             .map_err(|e| e.to_string())?;
         }
-        console.say(&format!(
+        console.0.say(&format!(
             "read {} positions of {} from {} file(s) in {:.1} s: {:.1} features per side on \
              average, at most {}; {} threads",
             data.len(),
@@ -777,7 +761,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let data = match args.thin {
             Some((below, keep)) => {
                 let thinned = data.thin(below, keep, args.seed);
-                console.say(&format!(
+                console.0.say(&format!(
                     "thinned: kept {} of {} positions (all with at least {below} features, \
                      {:.0}% of the others)",
                     thinned.len(),
@@ -789,7 +773,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             None => data,
         };
         if data.max_active() > SAFE_ACTIVE {
-            console.say(&format!(
+            console.0.say(&format!(
                 "warning: {} features active at once may overflow the i16 accumulator (safe \
                  up to {SAFE_ACTIVE})",
                 data.max_active()
@@ -799,7 +783,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // evaluation's is unlikely to play better than it.
         let (_, validation) = trainer::split(data.len(), cfg.validation, cfg.seed);
         if let Some((loss, k)) = trainer::reference_loss(&data, &validation, cfg.wdl, cfg.scale) {
-            console.say(&format!(
+            console.0.say(&format!(
                 "hand-written evaluation: validation loss {loss:.6} (as sigmoid(cp / {k:.0}), the \
                  scale that fits best); the net must get below it"
             ));
@@ -808,20 +792,20 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // loads it.
         let out = trainer::train(&data, &cfg, variant.net_name(), &mut console)
             .map_err(|e| e.to_string())?;
-        console.end();
+        console.0.clear();
         out.network.save(&args.out).map_err(|e| e.to_string())?;
         let q = &out.quantisation;
-        console.say(&format!(
+        console.0.say(&format!(
             "quantised {} values: {} clipped to their integer range, {} feature weights held \
              at the training clip",
             q.total, q.clipped, q.at_clip
         ));
         if let (Some(f), Some(q)) = (out.float_validation_loss, out.quantised_validation_loss) {
-            console.say(&format!(
+            console.0.say(&format!(
                 "validation loss: float net {f:.6}, quantised net {q:.6}"
             ));
         }
-        console.say(&format!(
+        console.0.say(&format!(
             "wrote {} ({}, {} hidden, {}, {} training and {} validation positions, {})",
             args.out.display(),
             out.network.inputs_in_words(),
