@@ -3,6 +3,7 @@
 //! (the net: `train`; the evaluation's weights: `tune`; the search: `spsa`), win-chance models
 //! (`wdl`) and the batch `legal` interface. (`bench` lives in the core: both protocols run it.)
 
+pub mod adjudicate;
 pub mod analyse;
 pub mod datagen;
 pub mod epd;

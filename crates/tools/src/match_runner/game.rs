@@ -4,6 +4,7 @@
 
 use super::args::{DrawAdjudication, EngineSpec, ResignAdjudication, DEFAULT_MARGIN};
 use super::process::{EngineProcess, Failure, MoveRequest, Score};
+use crate::adjudicate::{Decision, DrawRule, ResignRule, Scores};
 use cannonade_core::board::Color;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::registry::VariantInfo;
@@ -225,8 +226,19 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
             moves_left: s.tc.and_then(|tc| tc.moves),
         })
         .collect();
-    // Scores of each side's recent moves, for adjudication.
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    // Scores of each side's moves, for adjudication.
+    let mut scores = Scores::default();
+    let resign = setup.resign.map(|r| ResignRule {
+        count: r.movecount as usize,
+        cp: r.score,
+        two_sided: r.twosided,
+    });
+    // As cutechess counts: full moves are completed pairs of plies.
+    let draw = setup.draw.map(|d| DrawRule {
+        from_ply: 2 * d.movenumber as usize,
+        count: d.movecount as usize,
+        cp: d.score,
+    });
     let moves_from_start = record.moves.len();
     let finish = |record: &mut GameRecord, result, reason: String, termination| {
         record.result = result;
@@ -370,8 +382,15 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
             time: reply.elapsed,
             book: false,
         });
-        scores[i].push(reply.score.map(Score::centipawns));
-        if let Some((result, reason)) = adjudicate(setup, &scores, side, record.moves.len()) {
+        scores.push(side, reply.score.map(Score::centipawns));
+        if let Some(decision) = scores.decide(resign, draw, record.moves.len()) {
+            let (result, reason) = match decision {
+                Decision::Win(c) => (
+                    GameResult::win_for(c),
+                    format!("{} wins by adjudication", c.name()),
+                ),
+                Decision::Draw => (GameResult::Draw, "Draw by adjudication".to_string()),
+            };
             finish(&mut record, result, reason, Termination::Adjudication);
             break;
         }
@@ -380,53 +399,6 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
         e.game_over(record.result.pgn(), &record.reason);
     }
     record
-}
-
-/// The last `n` scores of a side, if it has that many and all are known.
-fn last_scores(scores: &[Option<i32>], n: usize) -> Option<Vec<i32>> {
-    if n == 0 || scores.len() < n {
-        return None;
-    }
-    scores[scores.len() - n..].iter().copied().collect()
-}
-
-/// Draw and resign adjudication after `mover` made the move that brought the game to `plies`.
-fn adjudicate(
-    setup: &GameSetup,
-    scores: &[Vec<Option<i32>>; 2],
-    mover: Color,
-    plies: usize,
-) -> Option<(GameResult, String)> {
-    if let Some(r) = setup.resign {
-        let n = r.movecount as usize;
-        let me = mover.index();
-        if let Some(mine) = last_scores(&scores[me], n) {
-            let lost = mine.iter().all(|&s| s <= -r.score);
-            let agreed = !r.twosided
-                || last_scores(&scores[1 - me], n)
-                    .is_some_and(|theirs| theirs.iter().all(|&s| s >= r.score));
-            if lost && agreed {
-                return Some((
-                    GameResult::win_for(!mover),
-                    format!("{} wins by adjudication", (!mover).name()),
-                ));
-            }
-        }
-    }
-    if let Some(d) = setup.draw {
-        // As cutechess counts: full moves are completed pairs of plies.
-        let full_moves = plies / 2;
-        let n = d.movecount as usize;
-        if full_moves >= d.movenumber as usize {
-            let quiet = |s: &[Option<i32>]| {
-                last_scores(s, n).is_some_and(|v| v.iter().all(|&x| x.abs() <= d.score))
-            };
-            if quiet(&scores[0]) && quiet(&scores[1]) {
-                return Some((GameResult::Draw, "Draw by adjudication".into()));
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
