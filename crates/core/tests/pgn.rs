@@ -1,8 +1,9 @@
 //! The PGN reader on the games players have: XBoard 4.9.1's saved games of every variant
 //! (tests/data/pgn/xboard, made by scripts/xboard_pgns.sh: XBoard's file, and the position the
 //! engine had at the end), a Cannon Shogi game in pychess-variants' export form
-//! (tests/data/pgn/pychess: Fairy-Stockfish's SAN, as its server writes PGN), the forms
-//! `cannonade match` and `cannonade analyse` write, and the short forms of each.
+//! (tests/data/pgn/pychess: Fairy-Stockfish's SAN, as its server writes PGN), games of
+//! `cannonade match` (tests/data/pgn/match, with the referee's last position, from the
+//! engines' last `position` command and move), and the short forms of each.
 
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_core::engine::Session;
@@ -72,6 +73,21 @@ fn a_pychess_cannon_shogi_export_reads_to_the_engine_s_last_position() {
         assert_eq!(game.tag("Variant"), Some("Cannonshogi"));
         let end = end_of(game).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(end.fen(), fen, "{name}");
+    }
+}
+
+/// `cannonade match`'s own PGN (cutechess-style comments, XBoard's ranks for Whitcher's
+/// Cannon, Cannon Shogi's coordinates) reads to the referee's last position.
+#[test]
+fn the_match_runner_s_games_read_to_the_referee_s_last_position() {
+    let games = data("match");
+    assert_eq!(games.len(), 3);
+    for (name, text, fen) in games {
+        let game = &pgn::read_games(&text)[0];
+        assert_eq!(variant_of(game).game.name, name);
+        let end = end_of(game).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(end.fen(), fen, "{name}");
+        assert!(end.outcome().is_some(), "{name}: the game is over");
     }
 }
 
