@@ -8,14 +8,14 @@
 //! and refuse bad arguments.
 
 mod epd_support;
+mod tool_support;
 
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_tools::epd::problem::{read_problem, Problem};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_cannonade");
+use std::process::Output;
+use tool_support::{cannonade, text};
 
 /// How far ahead an avoid-move must lose: the opponent forces a win within this many moves.
 const AVOID_LOSES_WITHIN: u32 = 2;
@@ -133,15 +133,7 @@ fn the_resolver_counts_moves_to_mate() {
 }
 
 fn epd(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("epd")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    cannonade(&[&["epd"], args].concat())
 }
 
 /// A fresh file for one test.

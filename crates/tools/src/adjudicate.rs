@@ -93,7 +93,10 @@ mod tests {
         };
         let lost = [Some(-600), Some(-500), Some(-900)];
         let s = scores(&[Some(0), Some(0)], &lost);
-        assert_eq!(s.decide(Some(one), None, 5), Some(Decision::Win(Color::White)));
+        assert_eq!(
+            s.decide(Some(one), None, 5),
+            Some(Decision::Win(Color::White))
+        );
         // Not long enough, a score missing, or one above the line: no decision.
         let short = scores(&[], &lost[1..]);
         let missing = scores(&[], &[Some(-600), None, Some(-900)]);
@@ -109,7 +112,10 @@ mod tests {
         let s = scores(&[Some(600), Some(400), Some(700)], &lost);
         assert_eq!(s.decide(Some(two), None, 6), None);
         let s = scores(&[Some(600), Some(500), Some(700)], &lost);
-        assert_eq!(s.decide(Some(two), None, 6), Some(Decision::Win(Color::White)));
+        assert_eq!(
+            s.decide(Some(two), None, 6),
+            Some(Decision::Win(Color::White))
+        );
     }
 
     #[test]
