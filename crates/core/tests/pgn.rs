@@ -11,21 +11,30 @@ use cannonade_core::games::{GameError, Notation};
 use cannonade_core::pgn::{self, find_move, BlackNumbers, Movetext, PgnGame};
 use std::path::Path;
 
-fn data(dir: &str) -> Vec<(String, String, String)> {
+/// The games of test-data folder `dir`, each read to its last position, which must be the one
+/// its `.fen` file holds, every word a move: the file's name, the game and the position.
+fn read_to_the_end(dir: &str) -> Vec<(String, PgnGame, Box<dyn Session>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/pgn")
         .join(dir);
     let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "pgn") {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let pgn = std::fs::read_to_string(&path).unwrap();
-            let fen = std::fs::read_to_string(path.with_extension("fen")).unwrap();
-            out.push((name, pgn, fen.trim().to_string()));
+        if path.extension().is_none_or(|e| e != "pgn") {
+            continue;
         }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let game = pgn::read_games(&std::fs::read_to_string(&path).unwrap()).remove(0);
+        let fen = std::fs::read_to_string(path.with_extension("fen")).unwrap();
+        let start = variant_of(&game).new_session();
+        let (end, moves) = game
+            .play(start.as_ref(), None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(end.fen(), fen.trim(), "{name}");
+        assert_eq!(moves.len(), game.move_words().len(), "{name}: every word");
+        out.push((name, game, end));
     }
-    out.sort();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -33,33 +42,28 @@ fn variant_of(game: &PgnGame) -> &'static VariantInfo {
     registry::find(game.tag("Variant").unwrap_or("chess")).expect("a known variant")
 }
 
-/// The game's last position, read from its start.
-fn end_of(game: &PgnGame) -> Result<Box<dyn Session>, GameError> {
-    let start = variant_of(game).new_session();
-    game.play(start.as_ref(), None).map(|(end, _)| end)
+/// The moves of the first game of `text`, read from `start`.
+fn moves_of(start: &dyn Session, text: &str) -> Result<Vec<String>, GameError> {
+    pgn::read_games(text)[0].moves(start, None)
 }
 
-/// Every game XBoard saved reads back, move by move, to the position the engine had.
+/// A copy of `game` at position `fen`.
+fn at(game: &dyn Session, fen: &str) -> Box<dyn Session> {
+    let mut s = game.clone_session();
+    s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+    s
+}
+
+/// Every game XBoard saved (two of every variant) reads back, move by move, to the position
+/// the engine had.
 #[test]
 fn xboard_s_saved_games_read_to_the_engine_s_last_position() {
-    let games = data("xboard");
-    assert_eq!(
-        games.len(),
-        2 * registry::VARIANTS.len(),
-        "two games of every variant"
-    );
-    for (name, text, fen) in games {
-        let game = &pgn::read_games(&text)[0];
-        assert_eq!(variant_of(game).game.name, name.trim_end_matches("-2"));
-        let end = end_of(game).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(end.fen(), fen, "{name}");
-        assert_eq!(
-            game.moves(variant_of(game).new_session().as_ref(), None)
-                .unwrap()
-                .len(),
-            game.move_words().len(),
-            "{name}: every word is a move"
-        );
+    let games = read_to_the_end("xboard");
+    for v in registry::VARIANTS {
+        let of_v = games
+            .iter()
+            .filter(|(_, g, _)| variant_of(g).game.name == v.game.name);
+        assert_eq!(of_v.count(), 2, "{}", v.game.name);
     }
 }
 
@@ -68,25 +72,18 @@ fn xboard_s_saved_games_read_to_the_engine_s_last_position() {
 /// writes it, and the variant's name capitalised.
 #[test]
 fn a_pychess_cannon_shogi_export_reads_to_the_engine_s_last_position() {
-    for (name, text, fen) in data("pychess") {
-        let game = &pgn::read_games(&text)[0];
-        assert_eq!(game.tag("Variant"), Some("Cannonshogi"));
-        let end = end_of(game).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(end.fen(), fen, "{name}");
-    }
+    let games = read_to_the_end("pychess");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].1.tag("Variant"), Some("Cannonshogi"));
 }
 
 /// `cannonade match`'s own PGN (cutechess-style comments, XBoard's ranks for Whitcher's
 /// Cannon, Cannon Shogi's coordinates) reads to the referee's last position.
 #[test]
 fn the_match_runner_s_games_read_to_the_referee_s_last_position() {
-    let games = data("match");
+    let games = read_to_the_end("match");
     assert_eq!(games.len(), 3);
-    for (name, text, fen) in games {
-        let game = &pgn::read_games(&text)[0];
-        assert_eq!(variant_of(game).game.name, name);
-        let end = end_of(game).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(end.fen(), fen, "{name}");
+    for (name, _, end) in games {
         assert!(end.outcome().is_some(), "{name}: the game is over");
     }
 }
@@ -98,8 +95,7 @@ fn fairy_stockfish_s_promoted_letters_are_read_by_what_can_move() {
     let shogi = registry::find("cannonshogi").unwrap();
     // White's promoted gold cannon on d7 (Fairy-Stockfish calls it W).
     let fen = "lnsgkgsnl/1r1+U1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BA2ICR1/LNSGK1SNL[] w - - 0 1";
-    let mut s = shogi.new_session();
-    s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+    let s = at(shogi.new_session().as_ref(), fen);
     assert_eq!(find_move(s.as_ref(), "Wc8").as_deref(), Some("d8c8"));
     assert_eq!(find_move(s.as_ref(), "Zc8").as_deref(), Some("d8c8"));
     assert_eq!(find_move(s.as_ref(), "Wb1"), None);
@@ -110,18 +106,15 @@ fn fairy_stockfish_s_promoted_letters_are_read_by_what_can_move() {
 #[test]
 fn xboard_s_cannon_shogi_san_reads_as_coordinates() {
     let shogi = registry::find("cannonshogi").unwrap().new_session();
-    let games = pgn::read_games("[Variant \"cannonshogi\"]\n\n1. c4 c6 2. Rh3 g6 *\n");
     assert_eq!(
-        games[0].moves(shogi.as_ref(), None).unwrap(),
+        moves_of(
+            shogi.as_ref(),
+            "[Variant \"cannonshogi\"]\n\n1. c4 c6 2. Rh3 g6 *\n"
+        )
+        .unwrap(),
         vec!["c3c4", "c7c6", "h2h3", "g7g6"]
     );
-    let mut s = shogi.clone_session();
-    s.set_position(
-        Some("l3k3l/P7L/9/9/9/9/9/3U5/4K4[G] w - - 0 1"),
-        &[],
-        Notation::Uci,
-    )
-    .unwrap();
+    let s = at(shogi.as_ref(), "l3k3l/P7L/9/9/9/9/9/3U5/4K4[G] w - - 0 1");
     let find = |w: &str| find_move(s.as_ref(), w);
     assert_eq!(find("Ud7+").as_deref(), Some("d2d7+"));
     assert_eq!(find("Ud7=").as_deref(), Some("d2d7"));
@@ -153,15 +146,16 @@ fn xboard_s_cannon_shogi_san_reads_as_coordinates() {
 #[test]
 fn xboard_s_scorpion_moves_have_no_letter() {
     let scorpion = registry::find("cannonriderscorpion").unwrap().new_session();
-    let games = pgn::read_games("[Variant \"cannonriderscorpion\"]\n\n1. d4 e5 2. dxe5 *\n");
     assert_eq!(
-        games[0].moves(scorpion.as_ref(), None).unwrap(),
+        moves_of(
+            scorpion.as_ref(),
+            "[Variant \"cannonriderscorpion\"]\n\n1. d4 e5 2. dxe5 *\n"
+        )
+        .unwrap(),
         vec!["d2d4", "e7e5", "d4e5"]
     );
     // A letter the game does not have is no pawn's.
-    assert!(pgn::read_games("1. Zd4 *")[0]
-        .moves(scorpion.as_ref(), None)
-        .is_err());
+    assert!(moves_of(scorpion.as_ref(), "1. Zd4 *").is_err());
 }
 
 /// XBoard writes a Swedish cannon's entry as gating, the pawn's move then the cannon coming
@@ -169,26 +163,21 @@ fn xboard_s_scorpion_moves_have_no_letter() {
 #[test]
 fn xboard_s_swedish_cannon_moves_read() {
     let sc = registry::find("swedishcannon").unwrap().new_session();
-    let games = pgn::read_games("[Variant \"swedishcannon\"]\n\n1. Pe2e4=C e5 2. Pd2d4=C+ *\n");
     assert_eq!(
-        games[0].moves(sc.as_ref(), None).unwrap(),
+        moves_of(
+            sc.as_ref(),
+            "[Variant \"swedishcannon\"]\n\n1. Pe2e4=C e5 2. Pd2d4=C+ *\n"
+        )
+        .unwrap(),
         vec!["C@e2", "e7e5", "C@d2"]
     );
     // A pawn that cannot make that move, or a piece not in hand, is no entry.
-    assert!(pgn::read_games("1. Pe2e5=C *\n")[0]
-        .moves(sc.as_ref(), None)
-        .is_err());
+    assert!(moves_of(sc.as_ref(), "1. Pe2e5=C *\n").is_err());
     let one = registry::find("swedishcannon1").unwrap().new_session();
     let twice = pgn::read_games("1. Pe2e4=C e5 2. Pd2d4=C *\n");
     assert!(twice[0].moves(one.as_ref(), None).is_err());
     // Pawns with their origin: a capture, en passant, a promotion.
-    let mut s = sc.clone_session();
-    s.set_position(
-        Some("4k3/P7/8/3pP3/8/8/8/4K3[] w - d6 0 1"),
-        &[],
-        Notation::Uci,
-    )
-    .unwrap();
+    let s = at(sc.as_ref(), "4k3/P7/8/3pP3/8/8/8/4K3[] w - d6 0 1");
     assert_eq!(find_move(s.as_ref(), "Pe5xd6+").as_deref(), Some("e5d6"));
     assert_eq!(find_move(s.as_ref(), "Pe5e6").as_deref(), Some("e5e6"));
     assert_eq!(find_move(s.as_ref(), "Pa7a8=Q+").as_deref(), Some("a7a8q"));
@@ -222,7 +211,7 @@ fn xboard_s_full_origin_moves_read_as_coordinates() {
 #[test]
 fn cannon_short_forms_read() {
     let cannon = registry::find("cannon").unwrap().new_session();
-    let read = |text: &str| pgn::read_games(text)[0].moves(cannon.as_ref(), None);
+    let read = |text: &str| moves_of(cannon.as_ref(), text);
     assert_eq!(
         read("1. T@b0 T@c9# 2. Se1d2 *").unwrap(),
         ["T@b1", "T@c10", "e2d3"]
@@ -320,7 +309,7 @@ fn written_games_read_back() {
 #[test]
 fn an_ambiguous_short_form_is_read_by_the_rest_of_the_game() {
     let chess = registry::find("chess").unwrap().new_session();
-    let read = |text: &str| pgn::read_games(text)[0].moves(chess.as_ref(), None);
+    let read = |text: &str| moves_of(chess.as_ref(), text);
     assert_eq!(
         read("1. d3 e6 2. Nf3 e5 3. Nd2 h6 4. Nc3 *").unwrap(),
         ["d2d3", "e7e6", "g1f3", "e6e5", "f3d2", "h7h6", "b1c3"]

@@ -55,16 +55,19 @@ impl PgnGame {
         let reader = MoveReader::new(session.as_ref());
         match line.read(session, reader, 0) {
             Some((end, moves)) => Ok((end, moves)),
-            None => Err(line.furthest.map_or(
-                GameError::IllegalMove(MoveError {
-                    text: String::new(),
-                    fen: String::new(),
-                    index: None,
-                }),
-                |(_, e)| e,
-            )),
+            // Every way of not reading records its refusal.
+            None => Err(line.furthest.map(|(_, e)| e).expect("a refusal")),
         }
     }
+}
+
+/// The refusal of `word`, which no legal move of `session`'s position fits, or several do.
+fn unread(word: &str, session: &dyn Session) -> GameError {
+    GameError::IllegalMove(MoveError {
+        text: word.to_string(),
+        fen: session.fen(),
+        index: None,
+    })
 }
 
 /// The readings of ambiguous words a game may try before it is refused.
@@ -100,12 +103,7 @@ impl Line<'_> {
                 continue;
             }
             if readings.is_empty() {
-                let e = MoveError {
-                    text: word.clone(),
-                    fen: session.fen(),
-                    index: None,
-                };
-                return self.refuse(i, e.into());
+                return self.refuse(i, unread(word, session.as_ref()));
             }
             // Every reading is tried: a game that reads to its end in two ways is refused
             // rather than read one way at random.
@@ -121,17 +119,14 @@ impl Line<'_> {
                 }
                 if let Some((end, rest)) = self.read(s, reader.clone(), i + 1) {
                     if read.is_some() {
-                        let e = MoveError {
-                            text: word.clone(),
-                            fen: session.fen(),
-                            index: None,
-                        };
-                        return self.refuse(i, e.into());
+                        return self.refuse(i, unread(word, session.as_ref()));
                     }
                     read = Some((end, mv, rest));
                 }
             }
-            let (end, mv, rest) = read?;
+            let Some((end, mv, rest)) = read else {
+                return self.refuse(i, unread(word, session.as_ref()));
+            };
             moves.push(mv);
             moves.extend(rest);
             return Some((end, moves));
