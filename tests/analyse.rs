@@ -330,7 +330,7 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
     );
     let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
     for (from, to) in [(&input, &once), (&once, &twice)] {
-        let o = analyse_file(&from, &to, &["--depth", "4"]);
+        let o = analyse_file(from, to, &["--depth", "4"]);
         assert!(o.status.success(), "{}", text(&o.stderr));
     }
     let a = &games_in(&once)[0];

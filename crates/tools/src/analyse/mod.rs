@@ -15,6 +15,7 @@ pub mod graph;
 
 use crate::progress::{Progress, POSITIONS};
 use crate::search_args::SearchArgs;
+use crate::FileError;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_core::engine::EngineState;
@@ -53,18 +54,10 @@ pub struct AnalyseArgs {
 /// Why the analysis could not run at all.
 #[derive(thiserror::Error, Debug)]
 pub enum AnalyseError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    File(#[from] crate::FileError),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("{0}")]
     Option(#[from] OptionError),
     #[error("--pgn and --out name the same file; the games would be overwritten")]
@@ -148,10 +141,7 @@ pub fn svg_path(out: &Path, dir: Option<&Path>, number: usize) -> PathBuf {
 pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
     let input = args.pgn.display().to_string();
     let out_name = args.out.display().to_string();
-    let text = std::fs::read_to_string(&args.pgn).map_err(|source| AnalyseError::Read {
-        path: input.clone(),
-        source,
-    })?;
+    let text = FileError::read(&args.pgn)?;
     let same = |a: &Path, b: &Path| {
         a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
     };
@@ -159,9 +149,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         return Err(AnalyseError::SameFile);
     }
     let default = match &args.variant {
-        Some(name) => {
-            registry::find(name).ok_or_else(|| AnalyseError::UnknownVariant(name.clone()))?
-        }
+        Some(name) => crate::variant(name)?,
         None => registry::find("chess").expect("chess is registered"),
     };
     let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
@@ -190,15 +178,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         return Err(AnalyseError::NothingAnalysed(raws.len()));
     }
     if let Some(dir) = &args.svg {
-        std::fs::create_dir_all(dir).map_err(|source| AnalyseError::Write {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|e| FileError::write(dir, e))?;
     }
-    let write_err = |source| AnalyseError::Write {
-        path: out_name.clone(),
-        source,
-    };
+    let write_err = |e| AnalyseError::from(FileError::write(&args.out, e));
     let mut out = File::create(&args.out).map_err(write_err)?;
 
     let total: u64 = ready.iter().map(|r| r.moves.len() as u64 + 1).sum();

@@ -34,7 +34,6 @@ use resume::{open_output, Resumed};
 use spec::settings_text;
 
 use cannonade_core::engine::options::MAX_THREADS;
-use cannonade_core::engine::registry;
 use cannonade_core::search::smp::spawn_with_search_stack;
 use cannonade_core::search::{Limits, TranspositionTable};
 use std::collections::BTreeMap;
@@ -71,12 +70,7 @@ struct Schedule {
 
 /// Generates the data of `spec` into `out`, resuming it if it holds part of the same job.
 pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
-    let info = registry::find(&spec.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            spec.variant
-        )
-    })?;
+    let info = crate::variant(&spec.variant).map_err(|e| e.to_string())?;
     if spec.positions == 0 {
         return Err("--positions must be at least 1".into());
     }
@@ -258,6 +252,7 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
 
 #[cfg(test)]
 mod tests {
+    use cannonade_core::engine::registry;
     #[test]
     fn the_rate_and_the_time_left() {
         let t = rate_text(Duration::from_secs(10), 1000, 6000);

@@ -45,13 +45,10 @@ pub struct EpdArgs {
 /// Why the suites could not run, or (with `--min-solved`) did not pass.
 #[derive(thiserror::Error, Debug)]
 pub enum EpdError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    File(#[from] crate::FileError),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("{0}")]
     Option(#[from] OptionError),
     #[error("solved {solved} positions, fewer than --min-solved {wanted}")]
@@ -103,17 +100,13 @@ fn miss_line(name: &str, p: &Problem, f: &judge::Found) -> String {
 
 /// Runs `cannonade epd`: every file's problems, the misses as they happen, then the counts.
 pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
-    let variant = registry::find(&args.variant)
-        .ok_or_else(|| EpdError::UnknownVariant(args.variant.clone()))?;
+    let variant = crate::variant(&args.variant)?;
     let mut state = EngineState::for_tool(variant, &args.search.engine_settings())?;
     // Every file is read before any search, so a missing one stops the run at once.
     let mut files = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| EpdError::Read {
-            path: name.clone(),
-            source,
-        })?;
+        let text = crate::FileError::read(path)?;
         let (problems, skipped) = read_file(&state, &name, &text);
         for s in &skipped {
             eprintln!("{s}");

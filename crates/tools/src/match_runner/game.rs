@@ -240,12 +240,8 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
         cp: d.score,
     });
     let moves_from_start = record.moves.len();
-    let finish = |record: &mut GameRecord, result, reason: String, termination| {
-        record.result = result;
-        record.reason = reason;
-        record.termination = termination;
-    };
-    loop {
+    // The loop ends with the game's result, the sentence that says why and the termination.
+    let (result, reason, termination) = loop {
         let side = session.side_to_move();
         if let Some(o) = session.outcome() {
             let result = match o.winner(side) {
@@ -253,23 +249,15 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
                 Some(Color::Black) => GameResult::BlackWins,
                 None => GameResult::Draw,
             };
-            finish(
-                &mut record,
-                result,
-                rule_reason(o, side),
-                Termination::Normal,
-            );
-            break;
+            break (result, rule_reason(o, side), Termination::Normal);
         }
         let plies = record.moves.len();
         if setup.maxmoves > 0 && plies - moves_from_start >= 2 * setup.maxmoves as usize {
-            finish(
-                &mut record,
+            break (
                 GameResult::Draw,
                 "Draw by move limit".into(),
                 Termination::Adjudication,
             );
-            break;
         }
         let i = side.index();
         let spec = setup.specs[i];
@@ -320,40 +308,33 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
                     }
                     Failure::Refused(why) => (format!("{name}: {why}"), Termination::Abandoned),
                 };
-                finish(&mut record, GameResult::win_for(!side), reason, term);
-                break;
+                break (GameResult::win_for(!side), reason, term);
             }
         };
         let over_time = clock_time.is_some_and(|t| reply.elapsed > t + margin)
             || spec.st.is_some_and(|st| reply.elapsed > st + margin);
         if over_time {
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} loses on time"),
                 Termination::TimeForfeit,
             );
-            break;
         }
         let Some(mv) = reply.mv else {
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} resigns"),
                 Termination::Normal,
             );
-            break;
         };
         let Some(text) = read_move(session.as_ref(), &mv, notation) else {
             // The engine's idea of the position is not the referee's: restart it.
             record.broken.push(setup.players[i]);
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} makes an illegal move: {mv}"),
                 Termination::RulesInfraction,
             );
-            break;
         };
         session
             .play(&text.uci, Notation::Uci)
@@ -391,10 +372,12 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
                 ),
                 Decision::Draw => (GameResult::Draw, "Draw by adjudication".to_string()),
             };
-            finish(&mut record, result, reason, Termination::Adjudication);
-            break;
+            break (result, reason, Termination::Adjudication);
         }
-    }
+    };
+    record.result = result;
+    record.reason = reason;
+    record.termination = termination;
     for e in engines.iter_mut() {
         e.game_over(record.result.pgn(), &record.reason);
     }

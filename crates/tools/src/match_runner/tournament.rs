@@ -10,7 +10,7 @@ use crate::openings::{read_epd, read_pgn, Opening, OpeningError};
 use crate::progress::Progress;
 use cannonade_core::board::zobrist::SplitMix64;
 use cannonade_core::engine::options::OptionError;
-use cannonade_core::engine::registry::{self, VariantInfo};
+use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::games::Notation;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::OpenOptions;
@@ -23,8 +23,8 @@ use std::time::{Duration, SystemTime};
 /// Why a match could not be played (or its record written). `file` is a path as given.
 #[derive(thiserror::Error, Debug)]
 pub enum MatchError {
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error(transparent)]
     Start(#[from] StartError),
     /// An engine that does not list the match's variant among those it plays.
@@ -365,8 +365,7 @@ fn progress_bar(done: usize, total: usize) -> String {
 
 /// Plays the whole match and prints as it goes.
 pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
-    let variant = registry::find(&settings.variant)
-        .ok_or_else(|| MatchError::UnknownVariant(settings.variant.clone()))?;
+    let variant = crate::variant(&settings.variant)?;
     super::game::referee(variant, &settings.rules)?;
     // Each engine must start and know the variant before any game is played.
     let mut names = Vec::new();
@@ -724,6 +723,7 @@ fn play_one(
 mod tests {
     use super::*;
     use crate::match_runner::args::parse;
+    use cannonade_core::engine::registry;
 
     fn settings(s: &str) -> Settings {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()

@@ -29,8 +29,8 @@ use thiserror::Error;
 
 #[derive(Error, Debug)]
 pub enum SpsaError {
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("unknown search parameter '{0}' (see `cannonade spsa --list`)")]
     UnknownParam(String),
     #[error("{0}")]
@@ -209,7 +209,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
 
 fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
     let name = args.variant.clone().unwrap_or_default();
-    let variant = registry::find(&name).ok_or(SpsaError::UnknownVariant(name))?;
+    let variant = crate::variant(&name)?;
     let tuned = args.tuned()?;
     if args.iterations == 0 {
         return Err(SpsaError::Invalid("--iterations must be at least 1".into()));

@@ -680,12 +680,7 @@ fn parse_thin(text: &str) -> Result<(usize, f64), ThinError> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    let variant = registry::find(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            args.variant
-        )
-    })?;
+    let variant = crate::variant(&args.variant).map_err(|e| e.to_string())?;
     let layout = args.king_buckets;
     let plain = features_for(variant).map_err(|e| e.to_string())?;
     if layout.is_bucketed() && !plain.has_king_buckets() {
