@@ -8,7 +8,7 @@ use cannonade_core::engine::registry;
 use cannonade_core::pgn::{movetext_tokens, read_games, PgnGame};
 use std::path::Path;
 use std::process::Output;
-use tool_support::{cannonade, text, TempDir};
+use tool_support::{cannonade, refused, succeeded, text, TempDir};
 
 fn temp_dir(test: &str) -> TempDir {
     TempDir::new("analyse", test)
@@ -67,8 +67,7 @@ fn blunder_is_found(variant: &str) {
         .join(format!("{variant}.pgn"));
     let out = dir.join("out.pgn");
     let o = analyse_file(&input, &out, &["--depth", "5"]);
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    let stdout = succeeded(&o);
 
     let before = games_in(&input);
     let after = games_in(&out);
@@ -169,7 +168,7 @@ fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
         &out,
         &["--nodes", "20000", "--svg", svg.to_str().unwrap()],
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    succeeded(&o);
     let pgn = std::fs::read_to_string(&out).unwrap();
     // Lines are wrapped at 80 characters: compare the movetext as one line.
     let pgn = pgn.replace('\n', " ");
@@ -236,7 +235,7 @@ fn xboard_and_pychess_games_are_read() {
     let input = dir.write("in.pgn", games);
     let out = dir.join("out.pgn");
     let o = analyse_file(&input, &out, &["--depth", "2"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    succeeded(&o);
     let before = read_games(games);
     let after = games_in(&out);
     assert_eq!(after.len(), 4, "{}", text(&o.stderr));
@@ -274,14 +273,13 @@ fn the_variant_option_names_untagged_games() {
         ])
     };
     let o = run("cannon");
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    succeeded(&o);
     let g = &games_in(&out)[0];
     assert_eq!(g.tag("Variant"), Some("cannon"));
     assert_eq!(moves_of(g).len(), 3);
     // As chess the same game is broken: nothing to analyse is an error.
     let o = run("chess");
-    assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("game 1 (line 1)"));
+    refused(&o, "game 1 (line 1)");
 }
 
 #[test]
@@ -310,11 +308,7 @@ fn bad_arguments_are_refused_with_a_message() {
         (&["--pgn", i], "--out"),
     ];
     for (args, message) in cases {
-        let r = analyse(args);
-        let err = text(&r.stderr);
-        assert!(!r.status.success(), "{args:?} is refused");
-        assert!(err.contains(message), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        refused(&analyse(args), message);
     }
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "1. e4 e5 *\n");
 }
@@ -331,7 +325,7 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
     let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
     for (from, to) in [(&input, &once), (&once, &twice)] {
         let o = analyse_file(from, to, &["--depth", "4"]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        succeeded(&o);
     }
     let a = &games_in(&once)[0];
     let b = &games_in(&twice)[0];
@@ -353,7 +347,7 @@ fn movetime_is_the_time_of_each_search() {
     let out = dir.join("out.pgn");
     let start = std::time::Instant::now();
     let o = analyse_file(&input, &out, &["--movetime", "40"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    succeeded(&o);
     assert!(start.elapsed() >= std::time::Duration::from_millis(360));
     let g = &games_in(&out)[0];
     assert_eq!(

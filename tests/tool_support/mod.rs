@@ -58,3 +58,19 @@ impl Drop for TempDir {
         }
     }
 }
+
+/// The run's stdout, after checking that it succeeded (showing what it said if not).
+pub fn succeeded(o: &Output) -> String {
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    stdout
+}
+
+/// The run's stderr, after checking that it failed with a message saying `says`, not a panic.
+pub fn refused(o: &Output, says: &str) -> String {
+    let stderr = text(&o.stderr);
+    assert!(!o.status.success(), "succeeded: {}", text(&o.stdout));
+    assert!(stderr.contains(says), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
