@@ -80,15 +80,7 @@ play_one() {
     ((shot_taken)) || screenshot "$variant" "$shot"
     # Every step is bounded: a game that never ends, an XBoard that ignores SIGTERM or an
     # engine that ignores "quit" must fail this test, not hang CI.
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "  $variant: XBoard did not exit on SIGTERM; killing it and its engines"
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    stop_xboard "$pid" "$variant"
 }
 
 # The board's place on the screen: "X0 Y0 PITCH_X PITCH_Y" (the top-left corner of the top-left
@@ -123,6 +115,58 @@ board_geometry() {
         }'
 }
 
+# XBoard in Edit Game mode for a player's game, in the background (its pid in $!): the first
+# engine, the square colours board_geometry finds, and the arguments given (the second engine,
+# the variant, a game file...).
+edit_game() {
+    local dir="$1"
+    shift
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "$@" \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
+        -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+}
+
+# The board's place on the screen (as board_geometry prints it) once XBoard's debug log in DIR
+# shows PATTERN (the engine set up), from a screenshot start.png of a FILES x RANKS board.
+board_at_start() {
+    local dir="$1" pattern="$2" files="$3" ranks="$4" i
+    for ((i = 0; i < 80; i++)); do
+        grep -q "$pattern" "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    board_geometry "$dir/start.png" "$files" "$ranks"
+}
+
+# Waits (at most SMOKE_GAME_SECONDS) for the game the engines play out to be saved in
+# DIR/game.pgn with a result, then ends XBoard (pid PID).
+play_out() {
+    local dir="$1" pid="$2" deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
+        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    stop_xboard "$pid"
+}
+
+# Ends XBoard (and so its engines), bounded: an XBoard that ignores SIGTERM is killed (and
+# said, for game WHO, when given).
+stop_xboard() {
+    local pid="$1" who="${2:-}" grace=$((SECONDS + 10))
+    kill "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        [[ -z "$who" ]] || echo "  $who: XBoard did not exit on SIGTERM; killing it and its engines"
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
 # A player's Cannon game, run inside Xvfb: XBoard in Edit Game mode, every move clicked with
 # the mouse (xdotool), the engine answering each lift with the legal destinations. The player
 # first clicks the victim twice (XBoard then sends the one-leg e3e5, which it would draw as the
@@ -132,21 +176,10 @@ board_geometry() {
 human_shot() {
     local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
     cd "$dir"
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannon \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
-        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
-    local pid=$! i x0 y0 px py
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 10 10) ||
-        { echo "  human shot: no board found on the screen"; kill "$pid"; return; }
+    edit_game "$dir" -scp "$ENGINE" -sd "$dir" -variant cannon -saveGameFile "$dir/game.pgn"
+    local pid=$! x0 y0 px py
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first : setup' 10 10) ||
+        { echo "  human shot: no board found on the screen"; stop_xboard "$pid"; return; }
     # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -1 and 10 are the holdings,
     # one empty column away from the board), then waits for the engine's highlight answer.
     click() {
@@ -173,19 +206,7 @@ human_shot() {
     sq e3; sq e4      # 4. the shooter steps on
     sleep 1
     xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
-    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
-    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
-        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
-        sleep 0.5
-    done
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    play_out "$dir" "$pid"
 }
 
 # A player's Cannon Shogi game, run inside Xvfb: XBoard in Edit Game mode, every move clicked
@@ -201,22 +222,11 @@ human_promotion() {
     cd "$dir"
     local sweep=true
     [[ "$mode" == dialog ]] && sweep=false
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -sweepPromotions "$sweep" \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
-        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
-    local pid=$! i x0 y0 px py
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 9 9) ||
-        { echo "  human promotion: no board found on the screen"; kill "$pid"; return; }
+    edit_game "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi -saveGameFile "$dir/game.pgn" \
+        -sweepPromotions "$sweep"
+    local pid=$! x0 y0 px py
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first : setup' 9 9) ||
+        { echo "  human promotion: no board found on the screen"; stop_xboard "$pid"; return; }
     # The screen position of a square named as XBoard names it (a1 bottom left).
     at() {
         awk -v x0="$x0" -v y0="$y0" -v px="$px" -v py="$py" \
@@ -290,32 +300,9 @@ human_promotion() {
     sleep 1
     screenshot "the declined promotion" "$shot"
     xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
-    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
-    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
-        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
-        sleep 0.5
-    done
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    play_out "$dir" "$pid"
 }
 
-# Ends XBoard (and so its engines), bounded: an XBoard that ignores SIGTERM is killed.
-stop_xboard() {
-    local pid="$1" grace=$((SECONDS + 10))
-    kill "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
-}
 
 # A player's Swedish Cannon Chess game, run inside Xvfb: XBoard in Edit Game mode, every move
 # clicked. A cannon comes in by mouse as the cannon in hand, then the pawn it comes in on (XBoard
@@ -326,22 +313,11 @@ stop_xboard() {
 human_entry() {
     local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
     cd "$dir"
-    local LOOK i x0 y0 px py
+    local LOOK x0 y0 px py
     look_options swedishcannon "$dir"
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "${LOOK[@]}" -variant swedishcannon \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
-        -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    edit_game "$dir" "${LOOK[@]}" -variant swedishcannon
     local pid=$!
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first *: *pong' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 8 8) ||
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first *: *pong' 8 8) ||
         { echo "  human entry: no board found on the screen"; stop_xboard "$pid"; return; }
     # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -2 and 9 are the holdings,
     # one empty column away from the board), then waits for the engine's answer.

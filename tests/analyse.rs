@@ -24,6 +24,11 @@ fn analyse_file(input: &Path, out: &Path, more: &[&str]) -> Output {
     analyse(&[&["--pgn", i, "--out", o], more].concat())
 }
 
+/// A game of players W and B with `movetext`.
+fn between_w_and_b(movetext: &str) -> String {
+    format!("[White \"W\"]\n[Black \"B\"]\n\n{movetext}")
+}
+
 /// The games of a PGN file.
 fn games_in(path: &Path) -> Vec<PgnGame> {
     read_games(&std::fs::read_to_string(path).unwrap())
@@ -157,10 +162,7 @@ fn cannon_blunder() {
 #[test]
 fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
     let dir = temp_dir("mate");
-    let input = dir.write(
-        "in.pgn",
-        "[White \"W\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 a6 3. Nc3 *\n",
-    );
+    let input = dir.write("in.pgn", &between_w_and_b("1. f3 e5 2. g4 a6 3. Nc3 *\n"));
     let out = dir.join("out.pgn");
     let svg = dir.join("pictures");
     let o = analyse_file(
@@ -320,7 +322,7 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
     let dir = temp_dir("again");
     let input = dir.write(
         "in.pgn",
-        "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+        &between_w_and_b("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"),
     );
     let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
     for (from, to) in [(&input, &once), (&once, &twice)] {

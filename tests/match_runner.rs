@@ -262,30 +262,31 @@ fn resignation_counts_but_claims_do_not() {
 
 #[test]
 fn score_adjudication() {
-    // B thinks it is lost for three moves running: resign adjudication.
-    let s = fakes(
-        ("uci", "--score 600"),
-        ("uci", "--score -700"),
-        "-each tc=10+0.1 -resign movecount=3 score=500",
-    );
-    let r = &s.games[0].record;
-    assert_eq!(
-        (r.result, r.reason.as_str()),
-        (GameResult::WhiteWins, "White wins by adjudication")
-    );
-    assert_eq!(r.moves.len(), 6);
-    // Both quiet from move 5 for 2 moves each: draw adjudication.
-    let s = fakes(
-        ("uci", "--score 3"),
-        ("xboard", "--score -5"),
-        "-each tc=10+0.1 -draw movenumber=5 movecount=2 score=10",
-    );
-    let r = &s.games[0].record;
-    assert_eq!(
-        (r.result, r.reason.as_str()),
-        (GameResult::Draw, "Draw by adjudication")
-    );
-    assert_eq!(r.moves.len(), 10);
+    // B thinks it is lost for three moves running: resign adjudication; both quiet from
+    // move 5 for 2 moves each: draw adjudication.
+    for (a, b, rule, result, reason, plies) in [
+        (
+            ("uci", "--score 600"),
+            ("uci", "--score -700"),
+            "-resign movecount=3 score=500",
+            GameResult::WhiteWins,
+            "White wins by adjudication",
+            6,
+        ),
+        (
+            ("uci", "--score 3"),
+            ("xboard", "--score -5"),
+            "-draw movenumber=5 movecount=2 score=10",
+            GameResult::Draw,
+            "Draw by adjudication",
+            10,
+        ),
+    ] {
+        let s = fakes(a, b, &format!("-each tc=10+0.1 {rule}"));
+        let r = &s.games[0].record;
+        assert_eq!((r.result, r.reason.as_str()), (result, reason));
+        assert_eq!(r.moves.len(), plies, "{rule}");
+    }
 }
 
 #[test]

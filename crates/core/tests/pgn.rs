@@ -47,6 +47,12 @@ fn moves_of(start: &dyn Session, text: &str) -> Result<Vec<String>, GameError> {
     pgn::read_games(text)[0].moves(start, None)
 }
 
+/// Checks that the first game of `text`, read from `start`, is the moves `want` (UCI).
+fn assert_reads(start: &dyn Session, text: &str, want: &[&str]) {
+    let moves = moves_of(start, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(moves, want, "{text}");
+}
+
 /// A copy of `game` at position `fen`.
 fn at(game: &dyn Session, fen: &str) -> Box<dyn Session> {
     let mut s = game.clone_session();
@@ -106,13 +112,10 @@ fn fairy_stockfish_s_promoted_letters_are_read_by_what_can_move() {
 #[test]
 fn xboard_s_cannon_shogi_san_reads_as_coordinates() {
     let shogi = registry::find("cannonshogi").unwrap().new_session();
-    assert_eq!(
-        moves_of(
-            shogi.as_ref(),
-            "[Variant \"cannonshogi\"]\n\n1. c4 c6 2. Rh3 g6 *\n"
-        )
-        .unwrap(),
-        vec!["c3c4", "c7c6", "h2h3", "g7g6"]
+    assert_reads(
+        shogi.as_ref(),
+        "1. c4 c6 2. Rh3 g6 *\n",
+        &["c3c4", "c7c6", "h2h3", "g7g6"],
     );
     let s = at(shogi.as_ref(), "l3k3l/P7L/9/9/9/9/9/3U5/4K4[G] w - - 0 1");
     let find = |w: &str| find_move(s.as_ref(), w);
@@ -146,13 +149,10 @@ fn xboard_s_cannon_shogi_san_reads_as_coordinates() {
 #[test]
 fn xboard_s_scorpion_moves_have_no_letter() {
     let scorpion = registry::find("cannonriderscorpion").unwrap().new_session();
-    assert_eq!(
-        moves_of(
-            scorpion.as_ref(),
-            "[Variant \"cannonriderscorpion\"]\n\n1. d4 e5 2. dxe5 *\n"
-        )
-        .unwrap(),
-        vec!["d2d4", "e7e5", "d4e5"]
+    assert_reads(
+        scorpion.as_ref(),
+        "1. d4 e5 2. dxe5 *\n",
+        &["d2d4", "e7e5", "d4e5"],
     );
     // A letter the game does not have is no pawn's.
     assert!(moves_of(scorpion.as_ref(), "1. Zd4 *").is_err());
@@ -163,13 +163,10 @@ fn xboard_s_scorpion_moves_have_no_letter() {
 #[test]
 fn xboard_s_swedish_cannon_moves_read() {
     let sc = registry::find("swedishcannon").unwrap().new_session();
-    assert_eq!(
-        moves_of(
-            sc.as_ref(),
-            "[Variant \"swedishcannon\"]\n\n1. Pe2e4=C e5 2. Pd2d4=C+ *\n"
-        )
-        .unwrap(),
-        vec!["C@e2", "e7e5", "C@d2"]
+    assert_reads(
+        sc.as_ref(),
+        "1. Pe2e4=C e5 2. Pd2d4=C+ *\n",
+        &["C@e2", "e7e5", "C@d2"],
     );
     // A pawn that cannot make that move, or a piece not in hand, is no entry.
     assert!(moves_of(sc.as_ref(), "1. Pe2e5=C *\n").is_err());

@@ -61,3 +61,14 @@ impl FileError {
         }
     }
 }
+
+/// A pool of `threads` worker threads (by default one per core) for a tool's parallel work.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}

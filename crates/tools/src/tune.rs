@@ -288,14 +288,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             .ok_or_else(|| format!("--freeze: no parameter named '{name}'"))?;
         frozen[i] = true;
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::thread_pool(args.threads)?;
     pool.install(|| {
         let started = Instant::now();
         let records: Vec<_> = open_all(&args.data, variant)

@@ -691,14 +691,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let source = features_in_buckets(variant, layout).map_err(|e| e.to_string())?;
     let outputs = OutputBuckets::for_game(usize::from(args.output_buckets), plain.start_men());
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::thread_pool(args.threads)?;
     let mut cfg = TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -751,7 +744,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             started.elapsed().as_secs_f64(),
             data.mean_active(),
             data.max_active(),
-            threads
+            pool.current_num_threads()
         ));
         let data = match args.thin {
             Some((below, keep)) => {
@@ -975,6 +968,17 @@ mod tests {
         net
     }
 
+    /// [`chess_float_net`] quantised and saved as file `name` of the scratch folder: the
+    /// file and the net.
+    fn saved_chess_net(name: &str, hidden: usize, seed: u64) -> (PathBuf, Network) {
+        let path = scratch_file(name);
+        let (q, _) = chess_float_net(hidden, seed)
+            .quantise("chess", 255, 256, DEFAULT_SCALE)
+            .unwrap();
+        q.save(&path).unwrap();
+        (path, q)
+    }
+
     fn scratch_file(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("cannonade-widen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1055,11 +1059,7 @@ mod tests {
     fn init_widens_a_narrower_net_and_refuses_a_wider_one() {
         let chess = registry::find("chess").unwrap();
         let features = features_for(chess).unwrap();
-        let path = scratch_file("refuse.nnue");
-        let (q, _) = chess_float_net(32, 3)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
+        let (path, q) = saved_chess_net("refuse.nnue", 32, 3);
         let start = |hidden| {
             starting_net(
                 &path,
@@ -1114,11 +1114,7 @@ mod tests {
             |_| {},
         )
         .unwrap();
-        let path = scratch_file("start.nnue");
-        let (q, _) = chess_float_net(16, 4)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
+        let (path, _) = saved_chess_net("start.nnue", 16, 4);
         let run = |hidden| {
             let (init, _) = starting_net(
                 &path,
@@ -1286,11 +1282,7 @@ mod tests {
             )
             .unwrap()
         };
-        let path = scratch_file("bucket-start.nnue");
-        let (q, _) = chess_float_net(16, 11)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
+        let (path, _) = saved_chess_net("bucket-start.nnue", 16, 11);
         let plain = features_for(chess).unwrap();
         let run = |layout: KingBuckets| {
             let (init, _) = starting_net(

@@ -704,12 +704,19 @@ fn apply(
     let h = net.hidden;
     let inv = 1.0 / n as f32;
     let [m_ft, m_ftb, m_out, m_outb] = adam_state;
-    // The small vectors: summed slice by slice, in order.
-    let mut g = vec![0.0f32; net.out_weights.len()];
-    for s in slices {
-        add_assign(&mut g, &s.out);
-    }
-    g.iter_mut().for_each(|x| *x *= inv);
+    // The small vectors: summed slice by slice, in order, then averaged.
+    let mean = |len: usize, parts: &mut dyn Iterator<Item = &[f32]>| {
+        let mut g = vec![0.0f32; len];
+        for p in parts {
+            add_assign(&mut g, p);
+        }
+        g.iter_mut().for_each(|x| *x *= inv);
+        g
+    };
+    let g = mean(
+        net.out_weights.len(),
+        &mut slices.iter().map(|s| &s.out[..]),
+    );
     adam(
         &mut net.out_weights,
         &g,
@@ -718,11 +725,7 @@ fn apply(
         step,
         OUT_CLIP,
     );
-    let mut g = vec![0.0f32; h];
-    for s in slices {
-        add_assign(&mut g, &s.ft_bias);
-    }
-    g.iter_mut().for_each(|x| *x *= inv);
+    let g = mean(h, &mut slices.iter().map(|s| &s.ft_bias[..]));
     adam(
         &mut net.ft_bias,
         &g,
@@ -731,14 +734,13 @@ fn apply(
         step,
         f32::INFINITY,
     );
-    let mut gb = vec![0.0f32; net.out_bias.len()];
-    for s in slices {
-        add_assign(&mut gb, &s.out_bias);
-    }
-    gb.iter_mut().for_each(|x| *x *= inv);
+    let g = mean(
+        net.out_bias.len(),
+        &mut slices.iter().map(|s| &s.out_bias[..]),
+    );
     adam(
         &mut net.out_bias,
-        &gb,
+        &g,
         &mut m_outb.m,
         &mut m_outb.v,
         step,
