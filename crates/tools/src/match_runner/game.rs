@@ -391,48 +391,34 @@ mod tests {
 
     #[test]
     fn engine_moves_are_read_in_their_notation_and_xboard_san_is_accepted() {
-        let mut s = registry::find("chess").unwrap().new_session();
-        s.set_position(
-            Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
-            &[],
-            Notation::Uci,
-        )
-        .unwrap();
-        let t = read_move(s.as_ref(), "e1g1", Notation::Uci).unwrap();
+        let at = |variant: &str, fen: &str| {
+            let mut s = registry::find(variant).unwrap().new_session();
+            s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+            s
+        };
+        let chess = at("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let t = read_move(chess.as_ref(), "e1g1", Notation::Uci).unwrap();
         assert_eq!((t.uci.as_str(), t.pgn.as_str()), ("e1g1", "O-O"));
-        // XBoard engines may send SAN, with check marks and zeros for castling.
-        for san in ["O-O", "0-0", "O-O+"] {
-            assert_eq!(
-                read_move(s.as_ref(), san, Notation::XBoard),
-                Some(t.clone())
-            );
+        let shogi = at("cannonshogi", "4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1");
+        let (uci, xboard) = (Notation::Uci, Notation::XBoard);
+        for (s, sent, notation, read) in [
+            // XBoard engines may send SAN, with check marks and zeros for castling.
+            (&chess, "O-O", xboard, Some("e1g1")),
+            (&chess, "0-0", xboard, Some("e1g1")),
+            (&chess, "O-O+", xboard, Some("e1g1")),
+            (&chess, "Rxa8+", xboard, Some("a1a8")),
+            // A declined shogi promotion in XBoard's form.
+            (&shogi, "a8a9=", xboard, Some("a8a9")),
+            (&shogi, "a8a9+", xboard, Some("a8a9+")),
+            // UCI engines get no such leniency, and nonsense is refused by both.
+            (&shogi, "a8a9=", uci, None),
+            (&chess, "O-O", uci, None),
+            (&chess, "a1a1", xboard, None),
+            (&chess, "", xboard, None),
+        ] {
+            let got = read_move(s.as_ref(), sent, notation).map(|t| t.uci);
+            assert_eq!(got.as_deref(), read, "{sent} {notation:?}");
         }
-        assert_eq!(
-            read_move(s.as_ref(), "Rxa8+", Notation::XBoard).map(|t| t.uci),
-            Some("a1a8".to_string())
-        );
-        // A declined shogi promotion in XBoard's form.
-        let mut shogi = registry::find("cannonshogi").unwrap().new_session();
-        shogi
-            .set_position(
-                Some("4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1"),
-                &[],
-                Notation::XBoard,
-            )
-            .unwrap();
-        assert_eq!(
-            read_move(shogi.as_ref(), "a8a9=", Notation::XBoard).map(|t| t.uci),
-            Some("a8a9".to_string())
-        );
-        assert_eq!(
-            read_move(shogi.as_ref(), "a8a9+", Notation::XBoard).map(|t| t.uci),
-            Some("a8a9+".to_string())
-        );
-        assert_eq!(read_move(shogi.as_ref(), "a8a9=", Notation::Uci), None);
-        // UCI engines get no such leniency, and nonsense is refused by both.
-        assert_eq!(read_move(s.as_ref(), "O-O", Notation::Uci), None);
-        assert_eq!(read_move(s.as_ref(), "a1a1", Notation::XBoard), None);
-        assert_eq!(read_move(s.as_ref(), "", Notation::XBoard), None);
     }
 
     #[test]

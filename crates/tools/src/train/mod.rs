@@ -979,6 +979,24 @@ mod tests {
         (path, q)
     }
 
+    /// The start of a plain chess training of `hidden` units from the net in `path`.
+    fn start_chess(
+        path: &Path,
+        hidden: usize,
+        seed: u64,
+    ) -> Result<(FloatNetwork, String), InitError> {
+        let chess = registry::find("chess").unwrap();
+        let cfg = TrainConfig {
+            hidden,
+            scale: 400,
+            seed,
+            buckets: KingBuckets::None,
+            outputs: OutputBuckets::ONE,
+            ..TrainConfig::default()
+        };
+        starting_net(path, chess, features_for(chess).unwrap().as_ref(), &cfg)
+    }
+
     fn scratch_file(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("cannonade-widen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1057,24 +1075,8 @@ mod tests {
 
     #[test]
     fn init_widens_a_narrower_net_and_refuses_a_wider_one() {
-        let chess = registry::find("chess").unwrap();
-        let features = features_for(chess).unwrap();
         let (path, q) = saved_chess_net("refuse.nnue", 32, 3);
-        let start = |hidden| {
-            starting_net(
-                &path,
-                chess,
-                features.as_ref(),
-                &TrainConfig {
-                    hidden,
-                    scale: 400,
-                    seed: 1,
-                    buckets: KingBuckets::None,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-        };
+        let start = |hidden| start_chess(&path, hidden, 1);
         // The same size: the net as it is.
         let (same, _) = start(32).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
@@ -1116,20 +1118,7 @@ mod tests {
         .unwrap();
         let (path, _) = saved_chess_net("start.nnue", 16, 4);
         let run = |hidden| {
-            let (init, _) = starting_net(
-                &path,
-                chess,
-                features.as_ref(),
-                &TrainConfig {
-                    hidden,
-                    scale: 400,
-                    seed: 8,
-                    buckets: KingBuckets::None,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-            .unwrap();
+            let (init, _) = start_chess(&path, hidden, 8).unwrap();
             let cfg = TrainConfig {
                 hidden,
                 epochs: 1,

@@ -713,39 +713,25 @@ fn apply(
         g.iter_mut().for_each(|x| *x *= inv);
         g
     };
-    let g = mean(
-        net.out_weights.len(),
-        &mut slices.iter().map(|s| &s.out[..]),
-    );
-    adam(
-        &mut net.out_weights,
-        &g,
-        &mut m_out.m,
-        &mut m_out.v,
-        step,
-        OUT_CLIP,
-    );
-    let g = mean(h, &mut slices.iter().map(|s| &s.ft_bias[..]));
-    adam(
-        &mut net.ft_bias,
-        &g,
-        &mut m_ftb.m,
-        &mut m_ftb.v,
-        step,
-        f32::INFINITY,
-    );
-    let g = mean(
-        net.out_bias.len(),
-        &mut slices.iter().map(|s| &s.out_bias[..]),
-    );
-    adam(
-        &mut net.out_bias,
-        &g,
-        &mut m_outb.m,
-        &mut m_outb.v,
-        step,
-        f32::INFINITY,
-    );
+    let grads = [
+        mean(
+            net.out_weights.len(),
+            &mut slices.iter().map(|s| &s.out[..]),
+        ),
+        mean(h, &mut slices.iter().map(|s| &s.ft_bias[..])),
+        mean(
+            net.out_bias.len(),
+            &mut slices.iter().map(|s| &s.out_bias[..]),
+        ),
+    ];
+    let small = [
+        (&mut net.out_weights, m_out, OUT_CLIP),
+        (&mut net.ft_bias, m_ftb, f32::INFINITY),
+        (&mut net.out_bias, m_outb, f32::INFINITY),
+    ];
+    for ((params, moments, clip), g) in small.into_iter().zip(grads) {
+        adam(params, &g, &mut moments.m, &mut moments.v, step, clip);
+    }
     // The feature transformer: rows in parallel; each row adds the slices that touched it, in
     // slice order. Rows no slice touched still take Adam's step (their moments decay).
     let chunk = ROWS_PER_TASK * h;
