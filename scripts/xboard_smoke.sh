@@ -409,6 +409,23 @@ human_paste() {
     stop_xboard "$pid"
 }
 
+# Runs this script with the arguments after SECONDS under a fresh Xvfb, for at most SECONDS
+# (a stalled X server or XBoard fails the check that reads what it left, not the run).
+in_xvfb() {
+    local secs="$1"
+    shift
+    timeout -k 10 "$secs" xvfb-run -a -s "-screen 0 1280x1024x24" bash "$SELF" "$@" || true
+}
+
+# Whether engine WHO (XBoard's `first`, or a pattern of both) answered with one of WHAT (an
+# extended pattern) in XBoard's debug log LOG; says so, with the lines, when it did.
+engine_refused() {
+    local log="$1" who="$2" what="$3"
+    grep -qE "<$who *: *($what)" "$log" 2>/dev/null || return 1
+    echo "  FAIL: the engine refused a move or command:"
+    grep -E "<$who *: *($what)" "$log" | head -5
+}
+
 # A FEN's board, hand (its letters sorted) and side to move, as "BOARD HAND SIDE": what XBoard's
 # Copy Position and the engine's FEN must agree on (the other fields are written differently:
 # XBoard writes an empty hand as `[-]`, no castling field in shogi, gating rights in castling).
@@ -431,9 +448,8 @@ check_paste() {
     local variant="$1" xbname="$2" legality="$3" fen="$4"
     local dir="$WORK/$variant-paste" status=0
     mkdir -p "$dir"
-    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-paste "$variant" "$xbname" "$legality" "$fen" "$dir" \
-        "$SHOTS/${variant}_paste.png" "$XBOARD" "$ENGINE" || true
+    in_xvfb 90 --human-paste "$variant" "$xbname" "$legality" "$fen" "$dir" \
+        "$SHOTS/${variant}_paste.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" sent mv engine_fen want got
     sent=$(sed -n 's/^.*>first *: *setboard //p' "$log" 2>/dev/null | tail -1)
     mv=$(sed -n 's/^.*<first *: *move //p' "$log" 2>/dev/null | head -1)
@@ -460,11 +476,7 @@ check_paste() {
         echo "  FAIL: after $mv XBoard's board is $got, the engine's $want"
         status=1
     fi
-    if grep -qE '<first *: *(Illegal move|Error|tellusererror)' "$log"; then
-        echo "  FAIL: the engine refused a move or command:"
-        grep -E '<first *: *(Illegal move|Error|tellusererror)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" first 'Illegal move|Error|tellusererror' && status=1
     return $status
 }
 
@@ -473,9 +485,7 @@ check_paste() {
 check_human_entry() {
     local dir="$WORK/swedishcannon-human" status=0
     mkdir -p "$dir"
-    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-entry "$dir" "$SHOTS/swedishcannon_entry.png" "$XBOARD" "$ENGINE" ||
-        true
+    in_xvfb 90 --human-entry "$dir" "$SHOTS/swedishcannon_entry.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" sent want engine_fen got
     want="e2e4c d7d5c g1f3 e7e5 "
     sent=$(grep -oE '>first *: *(usermove )?[a-h][1-8][a-h][1-8][a-z]?$' "$log" 2>/dev/null |
@@ -492,11 +502,7 @@ check_human_entry() {
         echo "  FAIL: XBoard's board is $got, the engine's $(fen_key "$engine_fen")"
         status=1
     fi
-    if grep -qE '<first *: *(Illegal move|Error)' "$log"; then
-        echo "  FAIL: the engine refused a move or command:"
-        grep -E '<first *: *(Illegal move|Error)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" first 'Illegal move|Error' && status=1
     return $status
 }
 
@@ -505,9 +511,8 @@ check_human_entry() {
 check_human_promotion() {
     local mode="$1" dir="$WORK/cannonshogi-human-$1" status=0
     mkdir -p "$dir"
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-promotion "$mode" "$dir" "$SHOTS/cannonshogi_promotion_$mode.png" \
-        "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 120)) --human-promotion "$mode" "$dir" \
+        "$SHOTS/cannonshogi_promotion_$mode.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" moves sent want
     moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
     echo "cannonshogi, a player's promotions ($mode): ${moves:0:90}..."
@@ -521,11 +526,7 @@ check_human_promotion() {
         echo "  FAIL: expected XBoard to send $want"
         status=1
     fi
-    if grep -qE '<(first|second) *: *(Illegal move|Error)' "$log"; then
-        echo "  FAIL: an engine refused a move or command:"
-        grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" '(first|second)' 'Illegal move|Error' && status=1
     if ! grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; then
         echo "  FAIL: the game after the promotions did not reach an end"
         status=1
@@ -537,8 +538,8 @@ check_human_promotion() {
 check_human_shot() {
     local dir="$WORK/cannon-human" status=0
     mkdir -p "$dir"
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-shot "$dir" "$SHOTS/cannon_shot.png" "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 120)) --human-shot "$dir" "$SHOTS/cannon_shot.png" \
+        "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" moves
     moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
     echo "cannon, a player's shot: ${moves:0:90}..."
@@ -643,9 +644,8 @@ play_and_check() {
     local variant="$1" dir="$2" xbname="$3" legality="$4" start=$SECONDS status=0
     mkdir -p "$dir"
     # The outer bound covers what play_one cannot: Xvfb itself not starting or not stopping.
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 90)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --play-one "$variant" "$xbname" "$legality" "$dir" "$SHOTS/$variant.png" \
-        "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 90)) --play-one "$variant" "$xbname" "$legality" \
+        "$dir" "$SHOTS/$variant.png" "$XBOARD" "$ENGINE"
     local pgn="$dir/game.pgn" result moves ending refused
     result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$pgn" 2>/dev/null | head -1 || true)
     # Moves in the PGN body: move numbers outside {comments}.
