@@ -576,31 +576,16 @@ screenshot() {
         echo "  $1: screenshot failed"
 }
 
-if [[ "${1:-}" == --play-one ]]; then
+# This script runs itself under Xvfb for each game: `--play-one ARGS` runs play_one ARGS, and
+# likewise for the players' games.
+case "${1:-}" in
+--play-one | --human-promotion | --human-entry | --human-paste | --human-shot)
+    step="${1#--}"
     shift
-    play_one "$@"
+    "${step//-/_}" "$@"
     exit 0
-fi
-if [[ "${1:-}" == --human-promotion ]]; then
-    shift
-    human_promotion "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-entry ]]; then
-    shift
-    human_entry "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-paste ]]; then
-    shift
-    human_paste "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-shot ]]; then
-    shift
-    human_shot "$@"
-    exit 0
-fi
+    ;;
+esac
 
 ENGINE="${1:-}"
 if [[ -z "$ENGINE" ]]; then

@@ -30,6 +30,15 @@ fn write_chess_data(path: &Path, count: usize) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A fresh folder for test `name` holding chess.txt, `positions` chess positions of training
+/// data: the folder and the file.
+fn chess_data(name: &str, positions: usize) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let data = dir.join("chess.txt");
+    write_chess_data(&data, positions);
+    (dir, data)
+}
+
 fn train(args: &[&str]) -> Output {
     cannonade(&[&["train"], args].concat())
 }
@@ -69,9 +78,7 @@ fn validation_losses(stdout: &str) -> Vec<f64> {
 
 #[test]
 fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
-    let dir = scratch("nnue-train");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 3000);
+    let (dir, data) = chess_data("nnue-train", 3000);
     let run = |out: &str, threads: &str| {
         let out = dir.join(out);
         let extra = [
@@ -117,9 +124,7 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
 
 #[test]
 fn train_writes_a_net_with_king_buckets() {
-    let dir = scratch("nnue-buckets");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 2000);
+    let (dir, data) = chess_data("nnue-buckets", 2000);
     let out = dir.join("halves.nnue");
     let o = train_small_chess(
         &data,
@@ -144,9 +149,7 @@ fn train_writes_a_net_with_king_buckets() {
 /// start shared out), and that net starts only a training of the same buckets.
 #[test]
 fn train_writes_a_net_with_output_buckets_and_keeps_them() {
-    let dir = scratch("nnue-outputs");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 1000);
+    let (dir, data) = chess_data("nnue-outputs", 1000);
     let out = dir.join("four.nnue");
     let run = |out: &Path, extra: &[&str]| train_small_chess(&data, out, "2", extra);
     let o = run(&out, &["--output-buckets", "4"]);

@@ -979,10 +979,12 @@ mod tests {
         (path, q)
     }
 
-    /// The start of a plain chess training of `hidden` units from the net in `path`.
+    /// The start of a chess training of `hidden` units in king buckets `buckets` (one output
+    /// bucket) from the net in `path`.
     fn start_chess(
         path: &Path,
         hidden: usize,
+        buckets: KingBuckets,
         seed: u64,
     ) -> Result<(FloatNetwork, String), InitError> {
         let chess = registry::find("chess").unwrap();
@@ -990,7 +992,7 @@ mod tests {
             hidden,
             scale: 400,
             seed,
-            buckets: KingBuckets::None,
+            buckets,
             outputs: OutputBuckets::ONE,
             ..TrainConfig::default()
         };
@@ -1076,7 +1078,7 @@ mod tests {
     #[test]
     fn init_widens_a_narrower_net_and_refuses_a_wider_one() {
         let (path, q) = saved_chess_net("refuse.nnue", 32, 3);
-        let start = |hidden| start_chess(&path, hidden, 1);
+        let start = |hidden| start_chess(&path, hidden, KingBuckets::None, 1);
         // The same size: the net as it is.
         let (same, _) = start(32).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
@@ -1118,7 +1120,7 @@ mod tests {
         .unwrap();
         let (path, _) = saved_chess_net("start.nnue", 16, 4);
         let run = |hidden| {
-            let (init, _) = start_chess(&path, hidden, 8).unwrap();
+            let (init, _) = start_chess(&path, hidden, KingBuckets::None, 8).unwrap();
             let cfg = TrainConfig {
                 hidden,
                 epochs: 1,
@@ -1216,8 +1218,6 @@ mod tests {
 
     #[test]
     fn a_bucketed_net_starts_only_a_training_of_its_own_layout() {
-        let chess = registry::find("chess").unwrap();
-        let plain = features_for(chess).unwrap();
         let mut float = chess_float_net(16, 2)
             .factorised(KingBuckets::Halves, 768)
             .merged();
@@ -1225,21 +1225,7 @@ mod tests {
         let (q, _) = float.quantise("chess", 255, 256, DEFAULT_SCALE).unwrap();
         let path = scratch_file("halves.nnue");
         q.save(&path).unwrap();
-        let start = |layout| {
-            starting_net(
-                &path,
-                chess,
-                plain.as_ref(),
-                &TrainConfig {
-                    hidden: 16,
-                    scale: 400,
-                    seed: 1,
-                    buckets: layout,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-        };
+        let start = |layout| start_chess(&path, 16, layout, 1);
         let (same, _) = start(KingBuckets::Halves).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
         for other in [KingBuckets::None, KingBuckets::Zones4] {
@@ -1272,22 +1258,8 @@ mod tests {
             .unwrap()
         };
         let (path, _) = saved_chess_net("bucket-start.nnue", 16, 11);
-        let plain = features_for(chess).unwrap();
         let run = |layout: KingBuckets| {
-            let (init, _) = starting_net(
-                &path,
-                chess,
-                plain.as_ref(),
-                &TrainConfig {
-                    hidden: 16,
-                    scale: 400,
-                    seed: 8,
-                    buckets: layout,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-            .unwrap();
+            let (init, _) = start_chess(&path, 16, layout, 8).unwrap();
             let cfg = TrainConfig {
                 hidden: 16,
                 epochs: 2,
