@@ -80,15 +80,7 @@ play_one() {
     ((shot_taken)) || screenshot "$variant" "$shot"
     # Every step is bounded: a game that never ends, an XBoard that ignores SIGTERM or an
     # engine that ignores "quit" must fail this test, not hang CI.
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "  $variant: XBoard did not exit on SIGTERM; killing it and its engines"
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    stop_xboard "$pid" "$variant"
 }
 
 # The board's place on the screen: "X0 Y0 PITCH_X PITCH_Y" (the top-left corner of the top-left
@@ -123,6 +115,58 @@ board_geometry() {
         }'
 }
 
+# XBoard in Edit Game mode for a player's game, in the background (its pid in $!): the first
+# engine, the square colours board_geometry finds, and the arguments given (the second engine,
+# the variant, a game file...).
+edit_game() {
+    local dir="$1"
+    shift
+    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "$@" \
+        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
+        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
+        -darkBackTextureFile "" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
+        -popupExitMessage false -popupMoveErrors false \
+        -debug -size medium >"$dir/xboard.out" 2>&1 &
+}
+
+# The board's place on the screen (as board_geometry prints it) once XBoard's debug log in DIR
+# shows PATTERN (the engine set up), from a screenshot start.png of a FILES x RANKS board.
+board_at_start() {
+    local dir="$1" pattern="$2" files="$3" ranks="$4" i
+    for ((i = 0; i < 80; i++)); do
+        grep -q "$pattern" "$dir/xboard.debug" 2>/dev/null && break
+        sleep 0.25
+    done
+    sleep 1
+    import -window root "$dir/start.png"
+    board_geometry "$dir/start.png" "$files" "$ranks"
+}
+
+# Waits (at most SMOKE_GAME_SECONDS) for the game the engines play out to be saved in
+# DIR/game.pgn with a result, then ends XBoard (pid PID).
+play_out() {
+    local dir="$1" pid="$2" deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
+    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
+        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    stop_xboard "$pid"
+}
+
+# Ends XBoard (and so its engines), bounded: an XBoard that ignores SIGTERM is killed (and
+# said, for game WHO, when given).
+stop_xboard() {
+    local pid="$1" who="${2:-}" grace=$((SECONDS + 10))
+    kill "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+        [[ -z "$who" ]] || echo "  $who: XBoard did not exit on SIGTERM; killing it and its engines"
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
 # A player's Cannon game, run inside Xvfb: XBoard in Edit Game mode, every move clicked with
 # the mouse (xdotool), the engine answering each lift with the legal destinations. The player
 # first clicks the victim twice (XBoard then sends the one-leg e3e5, which it would draw as the
@@ -132,21 +176,10 @@ board_geometry() {
 human_shot() {
     local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
     cd "$dir"
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannon \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
-        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
-    local pid=$! i x0 y0 px py
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 10 10) ||
-        { echo "  human shot: no board found on the screen"; kill "$pid"; return; }
+    edit_game "$dir" -scp "$ENGINE" -sd "$dir" -variant cannon -saveGameFile "$dir/game.pgn"
+    local pid=$! x0 y0 px py
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first : setup' 10 10) ||
+        { echo "  human shot: no board found on the screen"; stop_xboard "$pid"; return; }
     # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -1 and 10 are the holdings,
     # one empty column away from the board), then waits for the engine's highlight answer.
     click() {
@@ -173,19 +206,7 @@ human_shot() {
     sq e3; sq e4      # 4. the shooter steps on
     sleep 1
     xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
-    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
-    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
-        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
-        sleep 0.5
-    done
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    play_out "$dir" "$pid"
 }
 
 # A player's Cannon Shogi game, run inside Xvfb: XBoard in Edit Game mode, every move clicked
@@ -201,22 +222,11 @@ human_promotion() {
     cd "$dir"
     local sweep=true
     [[ "$mode" == dialog ]] && sweep=false
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -sweepPromotions "$sweep" \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveGameFile "$dir/game.pgn" -saveSettingsFile "$dir/settings" \
-        -saveSettingsOnExit false -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
-    local pid=$! i x0 y0 px py
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first : setup' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 9 9) ||
-        { echo "  human promotion: no board found on the screen"; kill "$pid"; return; }
+    edit_game "$dir" -scp "$ENGINE" -sd "$dir" -variant cannonshogi -saveGameFile "$dir/game.pgn" \
+        -sweepPromotions "$sweep"
+    local pid=$! x0 y0 px py
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first : setup' 9 9) ||
+        { echo "  human promotion: no board found on the screen"; stop_xboard "$pid"; return; }
     # The screen position of a square named as XBoard names it (a1 bottom left).
     at() {
         awk -v x0="$x0" -v y0="$y0" -v px="$px" -v py="$py" \
@@ -290,32 +300,9 @@ human_promotion() {
     sleep 1
     screenshot "the declined promotion" "$shot"
     xdotool key ctrl+t # Mode > Two Machines: the engines play the game out
-    local deadline=$((SECONDS + ${SMOKE_GAME_SECONDS:-120}))
-    until grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; do
-        ((SECONDS < deadline)) && kill -0 "$pid" 2>/dev/null || break
-        sleep 0.5
-    done
-    kill "$pid" 2>/dev/null || true
-    local grace=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
+    play_out "$dir" "$pid"
 }
 
-# Ends XBoard (and so its engines), bounded: an XBoard that ignores SIGTERM is killed.
-stop_xboard() {
-    local pid="$1" grace=$((SECONDS + 10))
-    kill "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < grace)); do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -P "$pid" 2>/dev/null || true
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
-}
 
 # A player's Swedish Cannon Chess game, run inside Xvfb: XBoard in Edit Game mode, every move
 # clicked. A cannon comes in by mouse as the cannon in hand, then the pawn it comes in on (XBoard
@@ -326,22 +313,11 @@ stop_xboard() {
 human_entry() {
     local dir="$1" shot="$2" XBOARD="$3" ENGINE="$4"
     cd "$dir"
-    local LOOK i x0 y0 px py
+    local LOOK x0 y0 px py
     look_options swedishcannon "$dir"
-    "$XBOARD" -fcp "$ENGINE" -fd "$dir" "${LOOK[@]}" -variant swedishcannon \
-        -testLegality false -initialMode EditGame -tc 5 -inc 0 -depth 3 \
-        -lightSquareColor "$LIGHT" -darkSquareColor "$DARK" -liteBackTextureFile "" \
-        -darkBackTextureFile "" -saveSettingsFile "$dir/settings" -saveSettingsOnExit false \
-        -popupExitMessage false -popupMoveErrors false \
-        -debug -size medium >"$dir/xboard.out" 2>&1 &
+    edit_game "$dir" "${LOOK[@]}" -variant swedishcannon
     local pid=$!
-    for ((i = 0; i < 80; i++)); do
-        grep -q '<first *: *pong' "$dir/xboard.debug" 2>/dev/null && break
-        sleep 0.25
-    done
-    sleep 1
-    import -window root "$dir/start.png"
-    read -r x0 y0 px py < <(board_geometry "$dir/start.png" 8 8) ||
+    read -r x0 y0 px py < <(board_at_start "$dir" '<first *: *pong' 8 8) ||
         { echo "  human entry: no board found on the screen"; stop_xboard "$pid"; return; }
     # Clicks square FILE RANK (0-based, rank 0 at the bottom; file -2 and 9 are the holdings,
     # one empty column away from the board), then waits for the engine's answer.
@@ -433,6 +409,23 @@ human_paste() {
     stop_xboard "$pid"
 }
 
+# Runs this script with the arguments after SECONDS under a fresh Xvfb, for at most SECONDS
+# (a stalled X server or XBoard fails the check that reads what it left, not the run).
+in_xvfb() {
+    local secs="$1"
+    shift
+    timeout -k 10 "$secs" xvfb-run -a -s "-screen 0 1280x1024x24" bash "$SELF" "$@" || true
+}
+
+# Whether engine WHO (XBoard's `first`, or a pattern of both) answered with one of WHAT (an
+# extended pattern) in XBoard's debug log LOG; says so, with the lines, when it did.
+engine_refused() {
+    local log="$1" who="$2" what="$3"
+    grep -qE "<$who *: *($what)" "$log" 2>/dev/null || return 1
+    echo "  FAIL: the engine refused a move or command:"
+    grep -E "<$who *: *($what)" "$log" | head -5
+}
+
 # A FEN's board, hand (its letters sorted) and side to move, as "BOARD HAND SIDE": what XBoard's
 # Copy Position and the engine's FEN must agree on (the other fields are written differently:
 # XBoard writes an empty hand as `[-]`, no castling field in shogi, gating rights in castling).
@@ -455,9 +448,8 @@ check_paste() {
     local variant="$1" xbname="$2" legality="$3" fen="$4"
     local dir="$WORK/$variant-paste" status=0
     mkdir -p "$dir"
-    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-paste "$variant" "$xbname" "$legality" "$fen" "$dir" \
-        "$SHOTS/${variant}_paste.png" "$XBOARD" "$ENGINE" || true
+    in_xvfb 90 --human-paste "$variant" "$xbname" "$legality" "$fen" "$dir" \
+        "$SHOTS/${variant}_paste.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" sent mv engine_fen want got
     sent=$(sed -n 's/^.*>first *: *setboard //p' "$log" 2>/dev/null | tail -1)
     mv=$(sed -n 's/^.*<first *: *move //p' "$log" 2>/dev/null | head -1)
@@ -484,11 +476,7 @@ check_paste() {
         echo "  FAIL: after $mv XBoard's board is $got, the engine's $want"
         status=1
     fi
-    if grep -qE '<first *: *(Illegal move|Error|tellusererror)' "$log"; then
-        echo "  FAIL: the engine refused a move or command:"
-        grep -E '<first *: *(Illegal move|Error|tellusererror)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" first 'Illegal move|Error|tellusererror' && status=1
     return $status
 }
 
@@ -497,9 +485,7 @@ check_paste() {
 check_human_entry() {
     local dir="$WORK/swedishcannon-human" status=0
     mkdir -p "$dir"
-    timeout -k 10 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-entry "$dir" "$SHOTS/swedishcannon_entry.png" "$XBOARD" "$ENGINE" ||
-        true
+    in_xvfb 90 --human-entry "$dir" "$SHOTS/swedishcannon_entry.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" sent want engine_fen got
     want="e2e4c d7d5c g1f3 e7e5 "
     sent=$(grep -oE '>first *: *(usermove )?[a-h][1-8][a-h][1-8][a-z]?$' "$log" 2>/dev/null |
@@ -516,11 +502,7 @@ check_human_entry() {
         echo "  FAIL: XBoard's board is $got, the engine's $(fen_key "$engine_fen")"
         status=1
     fi
-    if grep -qE '<first *: *(Illegal move|Error)' "$log"; then
-        echo "  FAIL: the engine refused a move or command:"
-        grep -E '<first *: *(Illegal move|Error)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" first 'Illegal move|Error' && status=1
     return $status
 }
 
@@ -529,9 +511,8 @@ check_human_entry() {
 check_human_promotion() {
     local mode="$1" dir="$WORK/cannonshogi-human-$1" status=0
     mkdir -p "$dir"
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-promotion "$mode" "$dir" "$SHOTS/cannonshogi_promotion_$mode.png" \
-        "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 120)) --human-promotion "$mode" "$dir" \
+        "$SHOTS/cannonshogi_promotion_$mode.png" "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" moves sent want
     moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
     echo "cannonshogi, a player's promotions ($mode): ${moves:0:90}..."
@@ -545,11 +526,7 @@ check_human_promotion() {
         echo "  FAIL: expected XBoard to send $want"
         status=1
     fi
-    if grep -qE '<(first|second) *: *(Illegal move|Error)' "$log"; then
-        echo "  FAIL: an engine refused a move or command:"
-        grep -E '<(first|second) *: *(Illegal move|Error)' "$log" | head -5
-        status=1
-    fi
+    engine_refused "$log" '(first|second)' 'Illegal move|Error' && status=1
     if ! grep -qE '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$dir/game.pgn" 2>/dev/null; then
         echo "  FAIL: the game after the promotions did not reach an end"
         status=1
@@ -561,8 +538,8 @@ check_human_promotion() {
 check_human_shot() {
     local dir="$WORK/cannon-human" status=0
     mkdir -p "$dir"
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 120)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --human-shot "$dir" "$SHOTS/cannon_shot.png" "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 120)) --human-shot "$dir" "$SHOTS/cannon_shot.png" \
+        "$XBOARD" "$ENGINE"
     local log="$dir/xboard.debug" moves
     moves=$(sed '/^\[/d' "$dir/game.pgn" 2>/dev/null | tr '\n' ' ' | sed 's/{[^}]*}//g')
     echo "cannon, a player's shot: ${moves:0:90}..."
@@ -599,31 +576,16 @@ screenshot() {
         echo "  $1: screenshot failed"
 }
 
-if [[ "${1:-}" == --play-one ]]; then
+# This script runs itself under Xvfb for each game: `--play-one ARGS` runs play_one ARGS, and
+# likewise for the players' games.
+case "${1:-}" in
+--play-one | --human-promotion | --human-entry | --human-paste | --human-shot)
+    step="${1#--}"
     shift
-    play_one "$@"
+    "${step//-/_}" "$@"
     exit 0
-fi
-if [[ "${1:-}" == --human-promotion ]]; then
-    shift
-    human_promotion "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-entry ]]; then
-    shift
-    human_entry "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-paste ]]; then
-    shift
-    human_paste "$@"
-    exit 0
-fi
-if [[ "${1:-}" == --human-shot ]]; then
-    shift
-    human_shot "$@"
-    exit 0
-fi
+    ;;
+esac
 
 ENGINE="${1:-}"
 if [[ -z "$ENGINE" ]]; then
@@ -667,9 +629,8 @@ play_and_check() {
     local variant="$1" dir="$2" xbname="$3" legality="$4" start=$SECONDS status=0
     mkdir -p "$dir"
     # The outer bound covers what play_one cannot: Xvfb itself not starting or not stopping.
-    timeout -k 10 $((${SMOKE_GAME_SECONDS:-120} + 90)) xvfb-run -a -s "-screen 0 1280x1024x24" \
-        bash "$SELF" --play-one "$variant" "$xbname" "$legality" "$dir" "$SHOTS/$variant.png" \
-        "$XBOARD" "$ENGINE" || true
+    in_xvfb $((${SMOKE_GAME_SECONDS:-120} + 90)) --play-one "$variant" "$xbname" "$legality" \
+        "$dir" "$SHOTS/$variant.png" "$XBOARD" "$ENGINE"
     local pgn="$dir/game.pgn" result moves ending refused
     result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$pgn" 2>/dev/null | head -1 || true)
     # Moves in the PGN body: move numbers outside {comments}.

@@ -2,41 +2,46 @@
 //! purpose (tests/data/analyse, written by examples/blunder_games.rs), on the PGN forms other
 //! programs save, on files with broken games among good ones, and with bad arguments.
 
+mod tool_support;
+
 use cannonade_core::engine::registry;
-use cannonade_tools::pgn::{movetext_tokens, read_games, RawGame};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use cannonade_core::pgn::{movetext_tokens, read_games, PgnGame};
+use std::path::Path;
+use std::process::Output;
+use tool_support::{cannonade, refused, succeeded, text, TempDir};
 
-const BIN: &str = env!("CARGO_BIN_EXE_cannonade");
-
-/// A fresh folder for one test.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cannonade-analyse-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> TempDir {
+    TempDir::new("analyse", test)
 }
 
 fn analyse(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("analyse")
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    cannonade(&[&["analyse"], args].concat())
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// `cannonade analyse --pgn input --out out` with `more` arguments.
+fn analyse_file(input: &Path, out: &Path, more: &[&str]) -> Output {
+    let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+    analyse(&[&["--pgn", i, "--out", o], more].concat())
+}
+
+/// A game of players W and B with `movetext`.
+fn between_w_and_b(movetext: &str) -> String {
+    format!("[White \"W\"]\n[Black \"B\"]\n\n{movetext}")
+}
+
+/// The games of a PGN file.
+fn games_in(path: &Path) -> Vec<PgnGame> {
+    read_games(&std::fs::read_to_string(path).unwrap())
 }
 
 /// The moves (UCI) of a game as the match runner's reader reads them.
-fn moves_of(game: &RawGame) -> Vec<String> {
+fn moves_of(game: &PgnGame) -> Vec<String> {
     let variant = registry::find(game.tag("Variant").unwrap_or("chess")).expect("known variant");
     game.moves(variant.new_session().as_ref(), None)
         .unwrap_or_else(|e| panic!("game {} reads back: {e}", game.number))
 }
 
-fn tag_number(game: &RawGame, name: &str) -> usize {
+fn tag_number(game: &PgnGame, name: &str) -> usize {
     game.tag(name)
         .unwrap_or_else(|| panic!("tag {name}"))
         .parse()
@@ -45,7 +50,7 @@ fn tag_number(game: &RawGame, name: &str) -> usize {
 
 /// Where examples/blunder_games.rs threw a game: the ply (counted from 0, in its tag
 /// `ThrownPly`) and the side that threw it (the player named "Careless").
-fn thrown(game: &RawGame) -> (usize, &'static str) {
+fn thrown(game: &PgnGame) -> (usize, &'static str) {
     let ply = tag_number(game, "ThrownPly");
     let side = if game.tag("White") == Some("Careless") {
         "White"
@@ -66,19 +71,11 @@ fn blunder_is_found(variant: &str) {
         .join("tests/data/analyse")
         .join(format!("{variant}.pgn"));
     let out = dir.join("out.pgn");
-    let o = analyse(&[
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--depth",
-        "5",
-    ]);
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    let o = analyse_file(&input, &out, &["--depth", "5"]);
+    let stdout = succeeded(&o);
 
-    let before = read_games(&std::fs::read_to_string(&input).unwrap());
-    let after = read_games(&std::fs::read_to_string(&out).unwrap());
+    let before = games_in(&input);
+    let after = games_in(&out);
     assert_eq!(after.len(), 2);
     for (i, game) in after.iter().enumerate() {
         let (ply, careless) = &thrown(&before[i]);
@@ -119,7 +116,6 @@ fn blunder_is_found(variant: &str) {
             "the title"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -166,25 +162,15 @@ fn cannon_blunder() {
 #[test]
 fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
     let dir = temp_dir("mate");
-    let input = dir.join("in.pgn");
-    std::fs::write(
-        &input,
-        "[White \"W\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 a6 3. Nc3 *\n",
-    )
-    .unwrap();
+    let input = dir.write("in.pgn", &between_w_and_b("1. f3 e5 2. g4 a6 3. Nc3 *\n"));
     let out = dir.join("out.pgn");
     let svg = dir.join("pictures");
-    let o = analyse(&[
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--nodes",
-        "20000",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = analyse_file(
+        &input,
+        &out,
+        &["--nodes", "20000", "--svg", svg.to_str().unwrap()],
+    );
+    succeeded(&o);
     let pgn = std::fs::read_to_string(&out).unwrap();
     // Lines are wrapped at 80 characters: compare the movetext as one line.
     let pgn = pgn.replace('\n', " ");
@@ -193,14 +179,13 @@ fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
     // After 2. g4 Black mates in one: White's view. 3. Nc3 allows the same mate.
     assert!(pgn.contains("2. g4?? {[%eval #-1]"), "{pgn}");
     assert!(pgn.contains("3. Nc3?? {[%eval #-1]"), "{pgn}");
-    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    let g = &games_in(&out)[0];
     assert_eq!(tag_number(g, "BlackBlunders"), 1);
     assert_eq!(tag_number(g, "WhiteBlunders"), 2);
     assert!(
         svg.join("out-game1.svg").exists(),
         "--svg puts the graphs there"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A broken game among good ones is reported with its number and line and left out; the good
@@ -208,22 +193,14 @@ fn a_missed_mate_in_one_is_a_blunder_with_the_mate_as_the_better_line() {
 #[test]
 fn malformed_games_are_reported_and_skipped() {
     let dir = temp_dir("malformed");
-    let input = dir.join("in.pgn");
     let games = "[Event \"good\"]\n\n1. e4 e5 2. Nf3 *\n\n\
                  [Event \"illegal\"]\n\n1. e4 e4 *\n\n\
                  [Event \"bad fen\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
                  [Event \"no such game\"]\n[Variant \"fourplayer\"]\n\n1. e4 *\n\n\
                  [Event \"good too\"]\n[Variant \"cannon\"]\n\n1. T@b0 T@c9 *\n";
-    std::fs::write(&input, games).unwrap();
+    let input = dir.write("in.pgn", games);
     let out = dir.join("out.pgn");
-    let o = analyse(&[
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--depth",
-        "2",
-    ]);
+    let o = analyse_file(&input, &out, &["--depth", "2"]);
     let stderr = text(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     assert!(
@@ -236,12 +213,11 @@ fn malformed_games_are_reported_and_skipped() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"));
-    let written = read_games(&std::fs::read_to_string(&out).unwrap());
+    let written = games_in(&out);
     let events: Vec<_> = written.iter().map(|g| g.tag("Event").unwrap()).collect();
     assert_eq!(events, ["good", "good too"]);
     assert!(text(&o.stdout).contains("2 of 5 games analysed"));
     assert!(dir.join("out-game5.svg").exists() && !dir.join("out-game2.svg").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Games as other programs save them: XBoard's Cannon PGN (short soldier moves, `#` on every
@@ -250,7 +226,6 @@ fn malformed_games_are_reported_and_skipped() {
 #[test]
 fn xboard_and_pychess_games_are_read() {
     let dir = temp_dir("foreign");
-    let input = dir.join("in.pgn");
     let games = "[Event \"xboard\"]\n[Variant \"cannon\"]\n\n\
                  1. T@b0# T@c9# 2. Sa4# Sfe5# 3. Se3xe5-e3# Sb5# 4. Se4# Sxa4# *\n\n\
                  [Event \"PyChess casual game\"]\n[Variant \"Cannonshogi\"]\n\n\
@@ -259,19 +234,12 @@ fn xboard_and_pychess_games_are_read() {
                  1. Pe2e4=C e5 2. Nf3 Pd7d5=C 3. Pd2d4=C+ Nc6 *\n\n\
                  [Event \"xboard\"]\n[Variant \"cannonshogi\"]\n\n\
                  1. c4 c6 2. Rh3 g6 *\n";
-    std::fs::write(&input, games).unwrap();
+    let input = dir.write("in.pgn", games);
     let out = dir.join("out.pgn");
-    let o = analyse(&[
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--depth",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = analyse_file(&input, &out, &["--depth", "2"]);
+    succeeded(&o);
     let before = read_games(games);
-    let after = read_games(&std::fs::read_to_string(&out).unwrap());
+    let after = games_in(&out);
     assert_eq!(after.len(), 4, "{}", text(&o.stderr));
     assert_eq!(moves_of(&after[0]), moves_of(&before[0]));
     assert_eq!(moves_of(&after[2])[..3], ["C@e2", "e7e5", "g1f3"]);
@@ -282,7 +250,6 @@ fn xboard_and_pychess_games_are_read() {
         after[1].moves(shogi.as_ref(), None).unwrap(),
         before[1].moves(shogi.as_ref(), None).unwrap()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A game of a variant without a `Variant` tag is read as `--variant` says, and written with
@@ -290,39 +257,37 @@ fn xboard_and_pychess_games_are_read() {
 #[test]
 fn the_variant_option_names_untagged_games() {
     let dir = temp_dir("variant");
-    let input = dir.join("in.pgn");
-    std::fs::write(&input, "1. T@b0 T@c9 2. Sg1f2 *\n").unwrap();
+    let input = dir.write("in.pgn", "1. T@b0 T@c9 2. Sg1f2 *\n");
     let out = dir.join("out.pgn");
-    let args = |v: &'static str| {
-        vec![
-            "--pgn".to_string(),
-            input.display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-            "--depth".into(),
-            "2".into(),
-            "--variant".into(),
-            v.into(),
-        ]
+    // `analyze` is the same command.
+    let run = |v: &str| {
+        let (i, o) = (input.to_str().unwrap(), out.to_str().unwrap());
+        cannonade(&[
+            "analyze",
+            "--pgn",
+            i,
+            "--out",
+            o,
+            "--depth",
+            "2",
+            "--variant",
+            v,
+        ])
     };
-    let run = |a: Vec<String>| Command::new(BIN).arg("analyze").args(a).output().unwrap();
-    let o = run(args("cannon"));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    let o = run("cannon");
+    succeeded(&o);
+    let g = &games_in(&out)[0];
     assert_eq!(g.tag("Variant"), Some("cannon"));
     assert_eq!(moves_of(g).len(), 3);
     // As chess the same game is broken: nothing to analyse is an error.
-    let o = run(args("chess"));
-    assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("game 1 (line 1)"));
-    let _ = std::fs::remove_dir_all(&dir);
+    let o = run("chess");
+    refused(&o, "game 1 (line 1)");
 }
 
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     let dir = temp_dir("args");
-    let input = dir.join("in.pgn");
-    std::fs::write(&input, "1. e4 e5 *\n").unwrap();
+    let input = dir.write("in.pgn", "1. e4 e5 *\n");
     let (i, o) = (input.to_str().unwrap(), dir.join("o.pgn"));
     let o = o.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
@@ -345,14 +310,9 @@ fn bad_arguments_are_refused_with_a_message() {
         (&["--pgn", i], "--out"),
     ];
     for (args, message) in cases {
-        let r = analyse(args);
-        let err = text(&r.stderr);
-        assert!(!r.status.success(), "{args:?} is refused");
-        assert!(err.contains(message), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        refused(&analyse(args), message);
     }
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "1. e4 e5 *\n");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An annotated file analysed again keeps one set of the tool's tags and the same moves: the
@@ -360,33 +320,23 @@ fn bad_arguments_are_refused_with_a_message() {
 #[test]
 fn an_analysis_analysed_again_is_replaced_not_doubled() {
     let dir = temp_dir("again");
-    let input = dir.join("in.pgn");
-    std::fs::write(
-        &input,
-        "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
-    )
-    .unwrap();
+    let input = dir.write(
+        "in.pgn",
+        &between_w_and_b("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"),
+    );
     let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
     for (from, to) in [(&input, &once), (&once, &twice)] {
-        let o = analyse(&[
-            "--pgn",
-            from.to_str().unwrap(),
-            "--out",
-            to.to_str().unwrap(),
-            "--depth",
-            "4",
-        ]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        let o = analyse_file(from, to, &["--depth", "4"]);
+        succeeded(&o);
     }
-    let a = &read_games(&std::fs::read_to_string(&once).unwrap())[0];
-    let b = &read_games(&std::fs::read_to_string(&twice).unwrap())[0];
+    let a = &games_in(&once)[0];
+    let b = &games_in(&twice)[0];
     assert_eq!(a.tags, b.tags);
     assert_eq!(b.tags.iter().filter(|(n, _)| n == "Annotator").count(), 1);
     assert_eq!(moves_of(a), moves_of(b));
     assert_eq!(moves_of(b).len(), 7);
     assert!(b.movetext.contains("3... Nf6??"), "{}", b.movetext);
     assert_eq!(b.result(), "1-0");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--movetime` is each search's whole time: 9 quiet positions at 40 ms take at least 360 ms,
@@ -395,24 +345,15 @@ fn an_analysis_analysed_again_is_replaced_not_doubled() {
 #[test]
 fn movetime_is_the_time_of_each_search() {
     let dir = temp_dir("movetime");
-    let input = dir.join("in.pgn");
-    std::fs::write(&input, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. d3 Be7 *\n").unwrap();
+    let input = dir.write("in.pgn", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. d3 Be7 *\n");
     let out = dir.join("out.pgn");
     let start = std::time::Instant::now();
-    let o = analyse(&[
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--movetime",
-        "40",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = analyse_file(&input, &out, &["--movetime", "40"]);
+    succeeded(&o);
     assert!(start.elapsed() >= std::time::Duration::from_millis(360));
-    let g = &read_games(&std::fs::read_to_string(&out).unwrap())[0];
+    let g = &games_in(&out)[0];
     assert_eq!(
         g.tag("Annotator"),
         Some("cannonade analyse, 40 ms per position")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,20 +1,16 @@
 //! The command line, driven through the real binary: output formats and refusals.
 
-use std::process::{Command, Output};
+mod tool_support;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cannonade"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use std::process::Output;
+use tool_support::{cannonade as run, text};
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    text(&o.stdout)
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    text(&o.stderr)
 }
 
 #[test]

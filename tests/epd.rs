@@ -8,14 +8,14 @@
 //! and refuse bad arguments.
 
 mod epd_support;
+mod tool_support;
 
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_tools::epd::problem::{read_problem, Problem};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_cannonade");
+use std::process::Output;
+use tool_support::{cannonade, refused, succeeded, text};
 
 /// How far ahead an avoid-move must lose: the opponent forces a win within this many moves.
 const AVOID_LOSES_WITHIN: u32 = 2;
@@ -133,15 +133,7 @@ fn the_resolver_counts_moves_to_mate() {
 }
 
 fn epd(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("epd")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    cannonade(&[&["epd"], args].concat())
 }
 
 /// A fresh file for one test.
@@ -163,8 +155,7 @@ fn the_command_solves_every_suite() {
             SUITE_DEPTH,
             path.to_str().unwrap(),
         ]);
-        let out = text(&o.stdout);
-        assert!(o.status.success(), "{out}{}", text(&o.stderr));
+        let out = succeeded(&o);
         let want = format!(
             "{}: solved {count} of {count} at depth {SUITE_DEPTH}",
             path.display()
@@ -195,12 +186,7 @@ fn misses_are_reported_and_counted() {
     assert!(out.contains("solved 1 of 3 at depth 4"), "{out}");
     // With --min-solved the misses fail the run.
     let o = epd(&["--depth", "4", "--min-solved", "2", f.to_str().unwrap()]);
-    assert!(!o.status.success());
-    assert!(
-        text(&o.stderr).contains("solved 1 positions, fewer than --min-solved 2"),
-        "{}",
-        text(&o.stderr)
-    );
+    refused(&o, "solved 1 positions, fewer than --min-solved 2");
 }
 
 #[test]
@@ -253,30 +239,19 @@ fn bad_lines_are_skipped_with_their_place() {
     let o = epd(&["--depth", "3", f.to_str().unwrap()]);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "{out}{err}");
-    assert!(
-        err.contains(&format!("{name}:2: skipped: not a position")),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{name}:3: skipped: bm 'Rb9' is not a legal move")),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{name}:4: skipped: dm wants one number")),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{name}:5: skipped: nothing to solve")),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{name}:6: skipped: a quoted operand")),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{name}:8: skipped: no operations")),
-        "{err}"
-    );
+    for (line, says) in [
+        (2, "not a position"),
+        (3, "bm 'Rb9' is not a legal move"),
+        (4, "dm wants one number"),
+        (5, "nothing to solve"),
+        (6, "a quoted operand"),
+        (8, "no operations"),
+    ] {
+        assert!(
+            err.contains(&format!("{name}:{line}: skipped: {says}")),
+            "{err}"
+        );
+    }
     // The position is the part before `bm`, though `Kf1` looks like an opcode too.
     assert!(
         err.contains(&format!(
@@ -305,13 +280,7 @@ fn bad_arguments_are_refused() {
         ),
     ];
     for (args, says) in cases {
-        let o = epd(args);
-        assert!(!o.status.success(), "{args:?}");
-        assert!(
-            text(&o.stderr).contains(says),
-            "{args:?}: {}",
-            text(&o.stderr)
-        );
+        refused(&epd(args), says);
     }
     // No file at all is a usage error too.
     assert!(!epd(&[]).status.success());

@@ -29,6 +29,16 @@ fn fake(name: &str, proto: &str, flags: &str) -> String {
     s
 }
 
+/// A match between fake engines A (white first) and B, each `(protocol, flags)`, with the
+/// other words given.
+fn fakes(a: (&str, &str), b: (&str, &str), words: &str) -> MatchSummary {
+    run(&format!(
+        "{} {} {words}",
+        fake("A", a.0, a.1),
+        fake("B", b.0, b.1)
+    ))
+}
+
 fn run(words: &str) -> MatchSummary {
     let mut args: Vec<String> = words.split_whitespace().map(String::from).collect();
     args.push("-quiet".into());
@@ -158,11 +168,11 @@ fn illegal_and_unparsable_moves_lose() {
         ("uci", "--illegal", "a1a1"),
         ("xboard", "--garbage", "xyzzy"),
     ] {
-        let s = run(&format!(
-            "{} {} -each tc=10+0.1 -games 2",
-            fake("A", "uci", ""),
-            fake("B", proto, &format!("{flag} --after 1")),
-        ));
+        let s = fakes(
+            ("uci", ""),
+            (proto, &format!("{flag} --after 1")),
+            "-each tc=10+0.1 -games 2",
+        );
         assert_eq!(s.games.len(), 2);
         for g in &s.games {
             let b_is_white = g.job.white == 1;
@@ -184,11 +194,11 @@ fn illegal_and_unparsable_moves_lose() {
 
 #[test]
 fn a_crashing_engine_loses_and_is_restarted_for_the_next_game() {
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1 -games 3",
-        fake("A", "uci", ""),
-        fake("B", "xboard", "--crash --after 2"),
-    ));
+    let s = fakes(
+        ("uci", ""),
+        ("xboard", "--crash --after 2"),
+        "-each tc=10+0.1 -games 3",
+    );
     assert_eq!(s.games.len(), 3, "the match goes on after a crash");
     for g in &s.games {
         let r = &g.record;
@@ -201,59 +211,47 @@ fn a_crashing_engine_loses_and_is_restarted_for_the_next_game() {
 
 #[test]
 fn silent_and_slow_engines_lose_on_time_unless_within_the_margin() {
-    let s = run(&format!(
-        "{} {} -each tc=0.3",
-        fake("A", "uci", ""),
-        fake("B", "uci", "--nomove"),
-    ));
+    let s = fakes(("uci", ""), ("uci", "--nomove"), "-each tc=0.3");
     let r = &s.games[0].record;
     assert_eq!(r.reason, "Black loses on time");
     assert_eq!(r.termination, Termination::TimeForfeit);
 
-    let s = run(&format!(
-        "{} {} -each tc=0.2",
-        fake("A", "xboard", "--slow 400"),
-        fake("B", "uci", ""),
-    ));
+    let s = fakes(("xboard", "--slow 400"), ("uci", ""), "-each tc=0.2");
     assert_eq!(s.games[0].record.reason, "White loses on time");
 
     // The same slowness inside a generous margin is not a loss; the move limit ends the game.
-    let s = run(&format!(
-        "{} {} -each tc=0.2 timemargin=2000 -maxmoves 1",
-        fake("A", "uci", "--slow 300"),
-        fake("B", "uci", ""),
-    ));
+    let s = fakes(
+        ("uci", "--slow 300"),
+        ("uci", ""),
+        "-each tc=0.2 timemargin=2000 -maxmoves 1",
+    );
     let r = &s.games[0].record;
     assert_eq!(r.reason, "Draw by move limit");
     assert_eq!(r.termination, Termination::Adjudication);
 
     // Fixed time per move.
-    let s = run(&format!(
-        "{} {} -each st=0.1",
-        fake("A", "uci", "--slow 400"),
-        fake("B", "uci", ""),
-    ));
+    let s = fakes(("uci", "--slow 400"), ("uci", ""), "-each st=0.1");
     assert_eq!(s.games[0].record.reason, "White loses on time");
 }
 
 #[test]
 fn resignation_counts_but_claims_do_not() {
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1",
-        fake("A", "uci", ""),
-        fake("B", "xboard", "--resign --after 1"),
-    ));
+    let s = fakes(
+        ("uci", ""),
+        ("xboard", "--resign --after 1"),
+        "-each tc=10+0.1",
+    );
     let r = &s.games[0].record;
     assert_eq!(
         (r.result, r.reason.as_str()),
         (GameResult::WhiteWins, "Black resigns")
     );
 
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1 -maxmoves 3",
-        fake("A", "xboard", "--claim"),
-        fake("B", "uci", ""),
-    ));
+    let s = fakes(
+        ("xboard", "--claim"),
+        ("uci", ""),
+        "-each tc=10+0.1 -maxmoves 3",
+    );
     let r = &s.games[0].record;
     assert_eq!(
         r.reason, "Draw by move limit",
@@ -264,39 +262,40 @@ fn resignation_counts_but_claims_do_not() {
 
 #[test]
 fn score_adjudication() {
-    // B thinks it is lost for three moves running: resign adjudication.
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1 -resign movecount=3 score=500",
-        fake("A", "uci", "--score 600"),
-        fake("B", "uci", "--score -700"),
-    ));
-    let r = &s.games[0].record;
-    assert_eq!(
-        (r.result, r.reason.as_str()),
-        (GameResult::WhiteWins, "White wins by adjudication")
-    );
-    assert_eq!(r.moves.len(), 6);
-    // Both quiet from move 5 for 2 moves each: draw adjudication.
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1 -draw movenumber=5 movecount=2 score=10",
-        fake("A", "uci", "--score 3"),
-        fake("B", "xboard", "--score -5"),
-    ));
-    let r = &s.games[0].record;
-    assert_eq!(
-        (r.result, r.reason.as_str()),
-        (GameResult::Draw, "Draw by adjudication")
-    );
-    assert_eq!(r.moves.len(), 10);
+    // B thinks it is lost for three moves running: resign adjudication; both quiet from
+    // move 5 for 2 moves each: draw adjudication.
+    for (a, b, rule, result, reason, plies) in [
+        (
+            ("uci", "--score 600"),
+            ("uci", "--score -700"),
+            "-resign movecount=3 score=500",
+            GameResult::WhiteWins,
+            "White wins by adjudication",
+            6,
+        ),
+        (
+            ("uci", "--score 3"),
+            ("xboard", "--score -5"),
+            "-draw movenumber=5 movecount=2 score=10",
+            GameResult::Draw,
+            "Draw by adjudication",
+            10,
+        ),
+    ] {
+        let s = fakes(a, b, &format!("-each tc=10+0.1 {rule}"));
+        let r = &s.games[0].record;
+        assert_eq!((r.result, r.reason.as_str()), (result, reason));
+        assert_eq!(r.moves.len(), plies, "{rule}");
+    }
 }
 
 #[test]
 fn sprt_stops_the_match_when_a_bound_is_crossed() {
-    let s = run(&format!(
-        "{} {} -each tc=10+0.1 -games 200 -sprt elo0=0 elo1=20 alpha=0.05 beta=0.05",
-        fake("A", "uci", ""),
-        fake("B", "uci", "--illegal"),
-    ));
+    let s = fakes(
+        ("uci", ""),
+        ("uci", "--illegal"),
+        "-each tc=10+0.1 -games 200 -sprt elo0=0 elo1=20 alpha=0.05 beta=0.05",
+    );
     assert_eq!(s.sprt, Some(SprtDecision::H1));
     assert!(s.games.len() < 200, "stopped after {} games", s.games.len());
 }

@@ -3,12 +3,15 @@
 //! in its format), trained into a net file that loads for chess and only for chess, the same
 //! bytes from the same seed.
 
+mod tool_support;
+
 use cannonade_core::engine::registry;
 use cannonade_core::games::chess::nnue_features::CHESS_FEATURES;
 use cannonade_core::nnue::{KingBuckets, NetError, Network, OutputBuckets};
 use cannonade_tools::train::{random_play_records, text_record};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use tool_support::{cannonade, refused, succeeded};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -27,12 +30,17 @@ fn write_chess_data(path: &Path, count: usize) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A fresh folder for test `name` holding chess.txt, `positions` chess positions of training
+/// data: the folder and the file.
+fn chess_data(name: &str, positions: usize) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let data = dir.join("chess.txt");
+    write_chess_data(&data, positions);
+    (dir, data)
+}
+
 fn train(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cannonade"))
-        .arg("train")
-        .args(args)
-        .output()
-        .unwrap()
+    cannonade(&[&["train"], args].concat())
 }
 
 /// A small chess training through the CLI: `data` into `out`, `epochs` epochs of a 32-unit net
@@ -70,9 +78,7 @@ fn validation_losses(stdout: &str) -> Vec<f64> {
 
 #[test]
 fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
-    let dir = scratch("nnue-train");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 3000);
+    let (dir, data) = chess_data("nnue-train", 3000);
     let run = |out: &str, threads: &str| {
         let out = dir.join(out);
         let extra = [
@@ -86,12 +92,7 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
             threads,
         ];
         let o = train_small_chess(&data, &out, "4", &extra);
-        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-        assert!(
-            o.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let stdout = succeeded(&o);
         (std::fs::read(out).unwrap(), stdout)
     };
     let (one, stdout) = run("a.nnue", "1");
@@ -123,9 +124,7 @@ fn train_writes_a_net_for_chess_the_same_from_the_same_seed() {
 
 #[test]
 fn train_writes_a_net_with_king_buckets() {
-    let dir = scratch("nnue-buckets");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 2000);
+    let (dir, data) = chess_data("nnue-buckets", 2000);
     let out = dir.join("halves.nnue");
     let o = train_small_chess(
         &data,
@@ -133,12 +132,7 @@ fn train_writes_a_net_with_king_buckets() {
         "3",
         &["--lr", "0.005", "--king-buckets", "halves"],
     );
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = succeeded(&o);
     assert!(
         stdout.contains("768 features in 2 king buckets (halves)"),
         "{stdout}"
@@ -155,14 +149,11 @@ fn train_writes_a_net_with_king_buckets() {
 /// start shared out), and that net starts only a training of the same buckets.
 #[test]
 fn train_writes_a_net_with_output_buckets_and_keeps_them() {
-    let dir = scratch("nnue-outputs");
-    let data = dir.join("chess.txt");
-    write_chess_data(&data, 1000);
+    let (dir, data) = chess_data("nnue-outputs", 1000);
     let out = dir.join("four.nnue");
     let run = |out: &Path, extra: &[&str]| train_small_chess(&data, out, "2", extra);
     let o = run(&out, &["--output-buckets", "4"]);
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(o.status.success(), "{stdout}");
+    let stdout = succeeded(&o);
     assert!(stdout.contains("4 output buckets of 8 men"), "{stdout}");
     let net = Network::load_for(&out, "chess", CHESS_FEATURES).unwrap();
     assert_eq!(net.output_buckets(), OutputBuckets::for_game(4, 32));
@@ -171,13 +162,11 @@ fn train_writes_a_net_with_output_buckets_and_keeps_them() {
     let again = dir.join("again.nnue");
     let init = out.to_str().unwrap();
     let o = run(&again, &["--output-buckets", "4", "--init", init]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    succeeded(&o);
     let o = run(&again, &["--output-buckets", "2", "--init", init]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success());
-    assert!(
-        stderr.contains("has 4 output buckets of 8 men, the training 2 output buckets of 16 men"),
-        "{stderr}"
+    refused(
+        &o,
+        "has 4 output buckets of 8 men, the training 2 output buckets of 16 men",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -272,9 +261,7 @@ fn train_refuses_what_it_cannot_use_and_says_why() {
         let mut args = args;
         args.extend(["--out", out, "--epochs", "1"]);
         let o = train(&args);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success(), "{args:?} succeeded");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        refused(&o, says);
         assert!(!Path::new(out).exists(), "{args:?} wrote a net");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -321,12 +308,7 @@ fn train_reads_datagen_files() {
     std::fs::write(&data, &bytes).unwrap();
     let out = dir.join("d.nnue");
     let o = train_small_chess(&data, &out, "1", &[]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = succeeded(&o);
     assert!(stdout.contains("read 500 positions of chess"), "{stdout}");
     // A data file of another variant is refused by name.
     let mut other = header("cannonshogi").encode().unwrap();
@@ -341,12 +323,7 @@ fn train_reads_datagen_files() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success());
-    assert!(
-        stderr.contains("for variant 'cannonshogi', not 'chess'"),
-        "{stderr}"
-    );
+    refused(&o, "for variant 'cannonshogi', not 'chess'");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -386,12 +363,7 @@ fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
         .is_err());
     for trainer in ["swedishcannon1", "swedishcannon"] {
         let o = train_on(trainer, &[&one, &two]);
-        let stdout = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let stdout = succeeded(&o);
         assert!(stdout.contains("read 500 positions"), "{stdout}");
         let net = Network::load(&out).unwrap();
         assert_eq!(net.variant(), "swedishcannon");
@@ -403,12 +375,7 @@ fn a_shared_net_trains_on_the_data_of_every_variant_that_shares_it() {
         std::fs::remove_file(&out).unwrap();
     }
     let o = train_on("swedishcannon1", &[&one, &chess]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success());
-    assert!(
-        stderr.contains("for variant 'chess', not 'swedishcannon1'"),
-        "{stderr}"
-    );
+    refused(&o, "for variant 'chess', not 'swedishcannon1'");
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

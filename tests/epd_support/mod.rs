@@ -59,16 +59,18 @@ pub struct Verdict {
     pub winning_moves: Vec<String>,
 }
 
+/// `fen`, a position of `variant`.
+fn position<G: Game>(variant: &'static VariantInfo, fen: &str) -> G {
+    G::new_game(&variant.game).unwrap().with_fen(fen).unwrap()
+}
+
 /// The resolver's verdict on `fen` of `variant`, looking for wins in at most `most` moves.
 pub fn verdict(variant: &'static VariantInfo, fen: &str, most: u32) -> Verdict {
     struct V<'a>(&'a str, u32);
     impl GameVisitor for V<'_> {
         type Output = Verdict;
         fn visit<G: Game>(self, variant: &'static VariantInfo) -> Verdict {
-            let mut pos = G::new_game(&variant.game)
-                .unwrap()
-                .with_fen(self.0)
-                .unwrap();
+            let mut pos: G = position(variant, self.0);
             let shortest_win = (1..=self.1).find(|&n| wins_within(&mut pos, n));
             let mut winning_moves = Vec::new();
             if let Some(n) = shortest_win {
@@ -95,10 +97,7 @@ pub fn loses_after(variant: &'static VariantInfo, fen: &str, mv: &str, n: u32) -
     impl GameVisitor for V<'_> {
         type Output = bool;
         fn visit<G: Game>(self, variant: &'static VariantInfo) -> bool {
-            let mut pos = G::new_game(&variant.game)
-                .unwrap()
-                .with_fen(self.0)
-                .unwrap();
+            let mut pos: G = position(variant, self.0);
             let m = pos.parse_move(self.1, Notation::Uci).unwrap();
             pos.make_move(m);
             match pos.outcome() {

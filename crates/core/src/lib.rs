@@ -14,5 +14,7 @@ pub mod engine;
 pub mod games;
 pub mod host;
 pub mod nnue;
+pub mod pgn;
 pub mod protocol;
+pub mod review;
 pub mod search;

@@ -1,14 +1,18 @@
-//! Balanced opening positions for matches: random play from the start position for a fixed
-//! number of plies, kept only when a fixed-depth search finds the position roughly level.
+//! Openings for matches: read from EPD and PGN files, or made: random play from the start
+//! position for a fixed number of plies, kept only when a fixed-depth search finds the
+//! position roughly level.
 //!
 //! Cute Chess cannot referee our games and there are no published opening books for most of
 //! them, so engine matches need a way to start from many different, fair positions. Each
 //! position is written as an EPD line (the FEN), ready for `cannonade match -openings file=F
 //! format=epd` with `-repeat`, so every position is played once with each colour.
 
+use crate::epd::parse::split_line;
 use cannonade_core::board::zobrist::SplitMix64;
+use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::engine::Session;
 use cannonade_core::games::{GameError, Notation};
+use cannonade_core::pgn::read_games;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -129,8 +133,146 @@ pub fn generate(
     Ok(out)
 }
 
+/// A game start read from an opening file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Opening {
+    /// `None` for the variant's start position.
+    pub fen: Option<String>,
+    /// Moves in UCI notation.
+    pub moves: Vec<String>,
+}
+
+/// Why an opening file was refused. Lines and games are counted from 1.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// A line of an EPD file that is no position of the variant.
+    #[error("line {line}: not a {variant} position")]
+    NotAPosition { line: usize, variant: &'static str },
+    /// A game of a PGN file (its tags or movetext start on `line`) whose start position or a
+    /// move the variant refuses.
+    #[error("game {game}: {error}")]
+    Game {
+        game: usize,
+        line: usize,
+        error: GameError,
+    },
+}
+
+/// Reads an EPD file: one position per line (the variant's FEN, as the game writes it),
+/// where the position ends as `cannonade epd` finds it; operations after it are ignored.
+pub fn read_epd(text: &str, variant: &'static VariantInfo) -> Result<Vec<Opening>, OpeningError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut session = variant.new_session();
+        let mut read = |fen: &str| {
+            session
+                .set_position(Some(fen), &[], Notation::Uci)
+                .map_err(|e| e.to_string())
+        };
+        let split = split_line(line, &mut read);
+        match split {
+            Ok(_) => out.push(Opening {
+                fen: Some(session.fen()),
+                moves: Vec::new(),
+            }),
+            Err(_) => {
+                return Err(OpeningError::NotAPosition {
+                    line: n + 1,
+                    variant: variant.game.name,
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the games of a PGN file as openings: the FEN tag, then at most `plies` moves (in any
+/// form the core's PGN reader reads), skipping comments, variations, NAGs and move numbers.
+pub fn read_pgn(
+    text: &str,
+    variant: &'static VariantInfo,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, OpeningError> {
+    read_games(text)
+        .into_iter()
+        .map(|g| {
+            let fen = g.tag("FEN").map(str::to_string);
+            g.moves(variant.new_session().as_ref(), plies)
+                .map(|moves| Opening { fen, moves })
+                .map_err(|error| OpeningError::Game {
+                    game: g.number,
+                    line: g.line,
+                    error,
+                })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn pgn_openings_read_san_and_stop_at_plies() {
+        let chess = find("chess").unwrap();
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event \"y\"]\n\
+                    [FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O+ Kf7 *\n";
+        let o = read_pgn(text, chess, Some(4)).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].moves, vec!["e2e4", "e7e5", "g1f3", "b8c6"]);
+        assert_eq!(o[0].fen, None);
+        assert_eq!(o[1].moves, vec!["e1c1", "e8f7"]);
+        // A bad move names its game, the line the game starts on, and the position.
+        let text = "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. e4 e4 *\n";
+        let e = read_pgn(text, chess, None).unwrap_err();
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert!(
+            matches!(
+                e,
+                OpeningError::Game {
+                    game: 2,
+                    line: 5,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("game 2: 'e4' is not a legal move in {after_e4}")
+        );
+    }
+
+    /// An EPD line's position ends where `cannonade epd` ends it: an en-passant square is
+    /// not an opcode, and operations after the position are dropped.
+    #[test]
+    fn epd_lines_drop_operations() {
+        let chess = find("chess").unwrap();
+        let o = read_epd(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 bm e5; id \"a\";\n\
+             # a comment\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"start\";\n",
+            chess,
+        )
+        .unwrap();
+        assert_eq!(
+            o[0].fen.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        );
+        assert_eq!(o.len(), 3);
+        assert_eq!(o[1].fen, o[2].fen);
+        assert_eq!(
+            read_epd("\nnot a position\n", chess),
+            Err(OpeningError::NotAPosition {
+                line: 2,
+                variant: "chess"
+            })
+        );
+    }
     use super::*;
     use cannonade_core::engine::registry::find;
 

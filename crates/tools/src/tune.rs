@@ -9,7 +9,7 @@
 //! and the games say it gains.
 
 use crate::train::open_all;
-use cannonade_core::engine::registry::{self, GameVisitor, VariantInfo};
+use cannonade_core::engine::registry::{GameVisitor, VariantInfo};
 use cannonade_core::games::tuning::{ParamTable, Trace};
 use cannonade_core::games::{FenError, Game};
 use rayon::prelude::*;
@@ -268,12 +268,7 @@ fn optimise(
 }
 
 pub fn run(args: &TuneArgs) -> Result<(), String> {
-    let variant = registry::find(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            args.variant
-        )
-    })?;
+    let variant = crate::variant(&args.variant).map_err(|e| e.to_string())?;
     let (tracer, table) = tracer_for(variant).map_err(|e| e.to_string())?;
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
         return Err("--wdl must be within 0..1 and --validation within 0..1".into());
@@ -293,14 +288,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             .ok_or_else(|| format!("--freeze: no parameter named '{name}'"))?;
         frozen[i] = true;
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::thread_pool(args.threads)?;
     pool.install(|| {
         let started = Instant::now();
         let records: Vec<_> = open_all(&args.data, variant)
@@ -390,6 +378,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::train::random_play_records;
+    use cannonade_core::engine::registry;
 
     /// Positions labelled with the engine's own evaluation, and a start far from the engine's
     /// weights: tuning on the score alone must find weights that give those scores back, and

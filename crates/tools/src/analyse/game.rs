@@ -1,47 +1,13 @@
 //! Searching every position of one game: the score of each and the line the engine prefers.
 
-use cannonade_core::board::Color;
-use cannonade_core::engine::{EngineState, MoveText, Session};
+use cannonade_core::engine::{EngineState, Session};
 use cannonade_core::games::{GameError, Notation, Outcome};
-use cannonade_core::search::{Limits, Report, Score, SearchControl, MATE};
+use cannonade_core::review::{internal_score, AnalysedGame, ScoredPosition};
+use cannonade_core::search::{Limits, Report, SearchControl, MATE};
 
 /// The longest better line written as a variation: enough to show the idea, short enough that
 /// a noisy tail of the principal variation is left out.
 pub const MAX_LINE_PLIES: usize = 10;
-
-/// One position of the game with the engine's verdict.
-#[derive(Clone, Debug)]
-pub struct ScoredPosition {
-    pub fen: String,
-    pub side: Color,
-    /// The search score in the search's own units (centipawns, mates as `MATE - plies`), side
-    /// to move's view: what `wdl::chances` reads.
-    pub score: i32,
-    /// The engine's best line (empty when the game is over here): UCI strings, to compare with
-    /// the move played, and the game's own notation, to write.
-    pub best_uci: Vec<String>,
-    pub best_pgn: Vec<String>,
-    /// The game has ended in this position (checkmate, no moves, repetition...).
-    pub game_over: bool,
-}
-
-/// A game with every position scored: `positions` has one more entry than `moves`.
-#[derive(Clone, Debug)]
-pub struct AnalysedGame {
-    pub variant: &'static str,
-    pub moves: Vec<MoveText>,
-    pub positions: Vec<ScoredPosition>,
-}
-
-/// The search's own score for a protocol score (mate in `n` is `MATE - (2n - 1)` plies away
-/// for the mating side), so that mates reach `wdl::chances` as the search reports them.
-pub fn internal_score(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
-        Score::Mate(n) => -(MATE - 2 * n.abs()),
-    }
-}
 
 /// Searches every position of the game played by `moves` (UCI strings, already checked legal)
 /// from `start_fen` (or the variant's start) with `state`'s session, options and table,
@@ -162,29 +128,4 @@ fn line_in_pgn(session: &dyn Session, line: &[String]) -> Vec<String> {
         out.push(text.pgn);
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use cannonade_core::search::Score;
-
-    #[test]
-    fn mate_scores_convert_back_to_the_search_units() {
-        for v in [
-            MATE - 1,
-            MATE - 3,
-            MATE - 7,
-            -(MATE - 2),
-            -(MATE - 4),
-            -MATE,
-            37,
-            -250,
-        ] {
-            assert_eq!(internal_score(Score::from_internal(v)), v);
-        }
-        // Odd and even plies meet at mate in n: the side to move mates on its n-th move.
-        assert_eq!(internal_score(Score::Mate(1)), MATE - 1);
-        assert_eq!(internal_score(Score::Mate(-1)), -(MATE - 2));
-    }
 }

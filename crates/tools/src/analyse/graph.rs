@@ -1,8 +1,7 @@
 //! A picture of one game: White's expected score after every move, with the marked moves
 //! shown, as an SVG file.
 
-use super::game::AnalysedGame;
-use super::judge::{white_chances, Mark, Verdict};
+use cannonade_core::review::{white_chances, AnalysedGame, Mark, Verdict};
 use plotters::prelude::*;
 use std::path::Path;
 

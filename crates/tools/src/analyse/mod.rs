@@ -3,28 +3,30 @@
 //! `engine::wdl`) it gave away, marked as lichess marks moves, and the game is written back as
 //! PGN with scores, win chances and better lines, with a graph of the game as SVG.
 //!
+//! The judging and the annotated PGN are the core's (`cannonade_core::review`), so the page
+//! reviews a game as this tool does; the reading is the core's PGN reader.
+//!
 //! - [`game`]: searching the positions of one game.
-//! - [`judge`]: the marks and the players' totals.
-//! - [`write`]: the annotated PGN.
 //! - [`graph`]: the SVG picture.
 //! - [`run`] (here): reading the file, skipping bad games, writing each game as it finishes.
 
 pub mod game;
 pub mod graph;
-pub mod judge;
-pub mod write;
 
-use crate::pgn::{read_games, RawGame};
-use crate::progress::{say, terminal_bar};
+use crate::progress::{Progress, POSITIONS};
 use crate::search_args::SearchArgs;
+use crate::FileError;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_core::engine::EngineState;
 use cannonade_core::games::GameError;
+use cannonade_core::pgn::{read_games, PgnGame};
+use cannonade_core::review::{self, annotate};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Depth searched per position when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -52,18 +54,10 @@ pub struct AnalyseArgs {
 /// Why the analysis could not run at all.
 #[derive(thiserror::Error, Debug)]
 pub enum AnalyseError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    File(#[from] crate::FileError),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("{0}")]
     Option(#[from] OptionError),
     #[error("--pgn and --out name the same file; the games would be overwritten")]
@@ -89,7 +83,7 @@ pub enum GameSkip {
 
 /// A game read and checked, ready to search.
 struct Ready<'a> {
-    raw: &'a RawGame,
+    raw: &'a PgnGame,
     variant: &'static VariantInfo,
     moves: Vec<String>,
 }
@@ -112,7 +106,7 @@ impl Engines {
 
 /// The game's variant (its `Variant` tag, else `default`), its engine, and its moves.
 fn prepare<'a>(
-    raw: &'a RawGame,
+    raw: &'a PgnGame,
     default: &'static VariantInfo,
     engines: &mut Engines,
 ) -> Result<Ready<'a>, GameSkip> {
@@ -147,10 +141,7 @@ pub fn svg_path(out: &Path, dir: Option<&Path>, number: usize) -> PathBuf {
 pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
     let input = args.pgn.display().to_string();
     let out_name = args.out.display().to_string();
-    let text = std::fs::read_to_string(&args.pgn).map_err(|source| AnalyseError::Read {
-        path: input.clone(),
-        source,
-    })?;
+    let text = FileError::read(&args.pgn)?;
     let same = |a: &Path, b: &Path| {
         a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
     };
@@ -158,9 +149,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         return Err(AnalyseError::SameFile);
     }
     let default = match &args.variant {
-        Some(name) => {
-            registry::find(name).ok_or_else(|| AnalyseError::UnknownVariant(name.clone()))?
-        }
+        Some(name) => crate::variant(name)?,
         None => registry::find("chess").expect("chess is registered"),
     };
     let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
@@ -189,33 +178,23 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         return Err(AnalyseError::NothingAnalysed(raws.len()));
     }
     if let Some(dir) = &args.svg {
-        std::fs::create_dir_all(dir).map_err(|source| AnalyseError::Write {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|e| FileError::write(dir, e))?;
     }
-    let write_err = |source| AnalyseError::Write {
-        path: out_name.clone(),
-        source,
-    };
+    let write_err = |e| AnalyseError::from(FileError::write(&args.out, e));
     let mut out = File::create(&args.out).map_err(write_err)?;
 
     let total: u64 = ready.iter().map(|r| r.moves.len() as u64 + 1).sum();
-    let bar = terminal_bar(
-        true,
-        total,
-        "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
-    );
+    let mut progress = Progress::new(false, total, POSITIONS).with_plain_lines(Duration::ZERO);
     let mut done = 0u64;
     let mut analysed = 0;
     for r in &ready {
         let state = engines.get(r.variant)?;
-        if let Some(bar) = &bar {
+        if let Some(bar) = progress.bar() {
             bar.set_message(format!("game {}", r.raw.number));
         }
         let analysis = game::analyse(state, r.raw.tag("FEN"), &r.moves, &limits, || {
             done += 1;
-            if let Some(bar) = &bar {
+            if let Some(bar) = progress.bar() {
                 bar.set_position(done);
             }
         });
@@ -229,13 +208,14 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
                 continue;
             }
         };
-        let verdicts = judge::judge(&analysis);
-        let summary = judge::Summary::of(&verdicts);
+        let verdicts = review::judge(&analysis);
+        let summary = review::Summary::of(&verdicts);
         let variant_tag =
             (r.raw.tag("Variant").is_none() && !r.variant.standard).then_some(r.variant.game.name);
-        let pgn = write::write_game(
-            &write::Output {
-                raw: r.raw,
+        let pgn = annotate::annotated_game(
+            &annotate::Output {
+                tags: &r.raw.tags,
+                result: r.raw.result(),
                 variant_tag,
                 limit: &limit_text,
             },
@@ -256,26 +236,19 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
         );
         graph::draw(&svg, &title, &analysis, &verdicts)?;
         analysed += 1;
-        say(
-            bar.as_ref(),
-            &format!(
-                "game {} ({} - {}, {}, {} moves): {} graph {}",
-                r.raw.number,
-                r.raw.tag("White").unwrap_or("?"),
-                r.raw.tag("Black").unwrap_or("?"),
-                r.variant.game.name,
-                r.moves.len(),
-                write::summary_sentence(&summary),
-                svg.display()
-            ),
-        );
-        if bar.is_none() {
-            eprintln!("analyse: {done}/{total} positions");
-        }
+        progress.say(&format!(
+            "game {} ({} - {}, {}, {} moves): {} graph {}",
+            r.raw.number,
+            r.raw.tag("White").unwrap_or("?"),
+            r.raw.tag("Black").unwrap_or("?"),
+            r.variant.game.name,
+            r.moves.len(),
+            summary.sentence(),
+            svg.display()
+        ));
+        progress.update(done, None, || format!("analyse: {done}/{total} positions"));
     }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    progress.clear();
     println!(
         "{analysed} of {} games analysed into {out_name}",
         raws.len()

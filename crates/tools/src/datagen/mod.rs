@@ -15,7 +15,6 @@
 
 mod format;
 mod play;
-mod progress;
 mod resume;
 mod spec;
 
@@ -29,13 +28,12 @@ pub use play::{
 };
 pub use spec::{DatagenSpec, Endings, SearchLimit, Shard, Summary, DEFAULT_NODES};
 
+use crate::progress::{hms, Progress};
 use play::{Ending, GameOut, Player};
-use progress::Progress;
 use resume::{open_output, Resumed};
 use spec::settings_text;
 
 use cannonade_core::engine::options::MAX_THREADS;
-use cannonade_core::engine::registry;
 use cannonade_core::search::{Limits, TranspositionTable};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -44,6 +42,22 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+/// Plain progress lines (stderr not a terminal) come at most this often.
+const PLAIN_LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// `1234 positions/s, ETA 00:05:03`: the rate of `written` positions in `elapsed`, and the
+/// time the `left` ones will take at it.
+fn rate_text(elapsed: Duration, written: u64, left: u64) -> String {
+    let rate = written as f64 / elapsed.as_secs_f64().max(1e-9);
+    let eta = left as f64 / rate;
+    let eta = if eta.is_finite() {
+        hms(eta.round() as u64)
+    } else {
+        "?".to_string()
+    };
+    format!("{rate:.0} positions/s, ETA {eta}")
+}
 
 /// Game numbers handed out and written: a game thread takes the next number, but stays at
 /// most `window` games ahead of the writer, so that games finished early wait in memory only
@@ -55,12 +69,7 @@ struct Schedule {
 
 /// Generates the data of `spec` into `out`, resuming it if it holds part of the same job.
 pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
-    let info = registry::find(&spec.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            spec.variant
-        )
-    })?;
+    let info = crate::variant(&spec.variant).map_err(|e| e.to_string())?;
     if spec.positions == 0 {
         return Err("--positions must be at least 1".into());
     }
@@ -110,7 +119,17 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
     if resumed_from >= spec.positions {
         return Ok(summary);
     }
-    let mut progress = Progress::new(spec.progress, resumed_from, spec.positions);
+    let mut progress = Progress::new(
+        !spec.progress,
+        spec.positions,
+        "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
+    )
+    .with_plain_lines(PLAIN_LINE_EVERY);
+    if let Some(bar) = progress.bar() {
+        bar.set_position(resumed_from);
+        bar.set_message("starting");
+    }
+    let writing_from = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     let window = 4 * spec.threads as u64;
     let schedule = Mutex::new(Schedule {
@@ -205,7 +224,15 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
                 next_write += 1;
                 lock().next_write = next_write;
                 turn.notify_all();
-                progress.update(summary.positions);
+                let have = summary.positions;
+                let text = rate_text(
+                    writing_from.elapsed(),
+                    have - resumed_from,
+                    spec.positions - have.min(spec.positions),
+                );
+                progress.update(have.min(spec.positions), Some(text.clone()), || {
+                    format!("datagen: {have}/{} positions, {text}", spec.positions)
+                });
                 if summary.positions >= spec.positions {
                     break 'write Ok(());
                 }
@@ -215,7 +242,7 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
         turn.notify_all();
         outcome
     });
-    progress.end();
+    progress.finish();
     summary.elapsed = started.elapsed();
     result?;
     file.sync_all()
@@ -225,6 +252,17 @@ pub fn run(spec: &DatagenSpec, out: &Path) -> Result<Summary, String> {
 
 #[cfg(test)]
 mod tests {
+    use cannonade_core::engine::registry;
+    #[test]
+    fn the_rate_and_the_time_left() {
+        let t = rate_text(Duration::from_secs(10), 1000, 6000);
+        assert_eq!(t, "100 positions/s, ETA 00:01:00");
+        assert_eq!(
+            rate_text(Duration::from_secs(10), 0, 5),
+            "0 positions/s, ETA ?"
+        );
+    }
+
     use super::play::is_kept;
     use super::spec::settings;
     use super::*;

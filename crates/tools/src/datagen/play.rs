@@ -2,6 +2,7 @@
 //! the positions it keeps.
 
 use super::format::{GameResult, Record, SCORE_MATE};
+use crate::adjudicate::{Decision, DrawRule, ResignRule, Scores};
 use crate::openings::{is_level, random_walk};
 use cannonade_core::board::zobrist::SplitMix64;
 use cannonade_core::board::Color;
@@ -37,6 +38,22 @@ pub const WIN_PLIES: usize = 8;
 pub const DRAW_CP: i32 = 10;
 pub const DRAW_PLIES: usize = 20;
 pub const DRAW_FROM_PLY: usize = 100;
+/// [`WIN_CP`] and [`WIN_PLIES`] as the adjudicator's rule: `WIN_PLIES` positions in a row,
+/// whichever side was to move, are half the loser's (at most `-WIN_CP`, its own view) and half
+/// the winner's (at least `WIN_CP`).
+const WIN_RULE: ResignRule = ResignRule {
+    count: WIN_PLIES / 2,
+    cp: WIN_CP,
+    two_sided: true,
+};
+/// [`DRAW_CP`], [`DRAW_PLIES`] and [`DRAW_FROM_PLY`] as the adjudicator's rule: the last of
+/// the `DRAW_PLIES` positions (the one just searched, whose ply the rule is given) is
+/// `DRAW_PLIES - 1` plies after the first, which must be at `DRAW_FROM_PLY` or later.
+const DRAW_RULE: DrawRule = DrawRule {
+    from_ply: DRAW_FROM_PLY + DRAW_PLIES - 1,
+    count: DRAW_PLIES / 2,
+    cp: DRAW_CP,
+};
 /// A game still going at this ply is a draw.
 pub const MAX_PLIES: usize = 400;
 /// The search score as stored: centipawns clamped below [`SCORE_MATE`], mates at
@@ -139,7 +156,7 @@ impl Player<'_> {
             return Ok(None);
         };
         let mut kept: Vec<(String, i16, Color)> = Vec::new();
-        let (mut white_run, mut black_run, mut draw_run) = (0, 0, 0);
+        let mut scores = Scores::default();
         let (winner, ending) = loop {
             if self.stopped() {
                 return Ok(None);
@@ -173,22 +190,11 @@ impl Player<'_> {
             if is_kept(session.as_ref(), ply, &best)? {
                 kept.push((session.fen(), score, side));
             }
-            let white = i32::from(if side == Color::White { score } else { -score });
-            white_run = if white >= WIN_CP { white_run + 1 } else { 0 };
-            black_run = if white <= -WIN_CP { black_run + 1 } else { 0 };
-            draw_run = if ply >= DRAW_FROM_PLY && white.abs() <= DRAW_CP {
-                draw_run + 1
-            } else {
-                0
-            };
-            if white_run >= WIN_PLIES {
-                break (Some(Color::White), Ending::WinAdjudicated);
-            }
-            if black_run >= WIN_PLIES {
-                break (Some(Color::Black), Ending::WinAdjudicated);
-            }
-            if draw_run >= DRAW_PLIES {
-                break (None, Ending::DrawAdjudicated);
+            scores.push(side, Some(i32::from(score)));
+            match scores.decide(Some(WIN_RULE), Some(DRAW_RULE), ply) {
+                Some(Decision::Win(c)) => break (Some(c), Ending::WinAdjudicated),
+                Some(Decision::Draw) => break (None, Ending::DrawAdjudicated),
+                None => {}
             }
             session
                 .play(&best, Notation::Uci)

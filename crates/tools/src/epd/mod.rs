@@ -12,7 +12,7 @@ pub mod judge;
 pub mod parse;
 pub mod problem;
 
-use crate::progress::{say, terminal_bar};
+use crate::progress::{Progress, POSITIONS};
 use crate::search_args::SearchArgs;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::{registry, EngineState};
@@ -45,13 +45,10 @@ pub struct EpdArgs {
 /// Why the suites could not run, or (with `--min-solved`) did not pass.
 #[derive(thiserror::Error, Debug)]
 pub enum EpdError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    File(#[from] crate::FileError),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("{0}")]
     Option(#[from] OptionError),
     #[error("solved {solved} positions, fewer than --min-solved {wanted}")]
@@ -103,17 +100,13 @@ fn miss_line(name: &str, p: &Problem, f: &judge::Found) -> String {
 
 /// Runs `cannonade epd`: every file's problems, the misses as they happen, then the counts.
 pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
-    let variant = registry::find(&args.variant)
-        .ok_or_else(|| EpdError::UnknownVariant(args.variant.clone()))?;
+    let variant = crate::variant(&args.variant)?;
     let mut state = EngineState::for_tool(variant, &args.search.engine_settings())?;
     // Every file is read before any search, so a missing one stops the run at once.
     let mut files = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| EpdError::Read {
-            path: name.clone(),
-            source,
-        })?;
+        let text = crate::FileError::read(path)?;
         let (problems, skipped) = read_file(&state, &name, &text);
         for s in &skipped {
             eprintln!("{s}");
@@ -128,14 +121,10 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
         ..state.options().clone()
     };
     let total: usize = files.iter().map(|(_, p, _)| p.len()).sum();
-    let bar = terminal_bar(
-        true,
-        total as u64,
-        "[{bar:30.cyan/blue}] {pos}/{len} positions, {msg}, {elapsed_precise}",
-    );
+    let progress = Progress::new(false, total as u64, POSITIONS);
     let mut tallies = Vec::new();
     for (name, problems, skipped) in &files {
-        if let Some(bar) = &bar {
+        if let Some(bar) = progress.bar() {
             bar.set_message(name.clone());
         }
         let mut tally = Tally {
@@ -155,9 +144,9 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
             if judge::solved(p, &found) {
                 tally.solved += 1;
             } else {
-                say(bar.as_ref(), &miss_line(name, p, &found));
+                progress.say(&miss_line(name, p, &found));
             }
-            if let Some(bar) = &bar {
+            if let Some(bar) = progress.bar() {
                 bar.inc(1);
             }
         }
@@ -166,18 +155,13 @@ pub fn run(args: &EpdArgs) -> Result<Vec<Tally>, EpdError> {
             1 => " (1 line skipped)".to_string(),
             n => format!(" ({n} lines skipped)"),
         };
-        say(
-            bar.as_ref(),
-            &format!(
-                "{name}: solved {} of {} at {limit_text}{skipped}",
-                tally.solved, tally.positions
-            ),
-        );
+        progress.say(&format!(
+            "{name}: solved {} of {} at {limit_text}{skipped}",
+            tally.solved, tally.positions
+        ));
         tallies.push(tally);
     }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    progress.clear();
     let solved: usize = tallies.iter().map(|t| t.solved).sum();
     if tallies.len() > 1 {
         println!("total: solved {solved} of {total} at {limit_text}");

@@ -86,13 +86,15 @@ fn opcode_like(token: &Token) -> bool {
     }
 }
 
-/// Takes `line` apart. `read_fen` is the game's FEN reader: `Err(reason)` for a text that is
-/// no position. The position is the longest run of leading fields that the game reads and
-/// that an opcode follows (so an en-passant square such as `c3` is never taken for the
-/// comment opcode `c3`, nor `bm` for a move counter).
+/// Takes `line` apart: a position alone (no operations: an opening), or a position and its
+/// operations (a test position). `read_fen` is the game's FEN reader: `Err(reason)` for a
+/// text that is no position. The position is the whole line where the game reads it, else the
+/// longest run of leading fields that the game reads and that an opcode follows (so an
+/// en-passant square such as `c3` is never taken for the comment opcode `c3`, nor `bm` for a
+/// move counter).
 pub fn split_line(
     line: &str,
-    read_fen: impl Fn(&str) -> Result<(), String>,
+    mut read_fen: impl FnMut(&str) -> Result<(), String>,
 ) -> Result<SplitLine, SplitError> {
     let toks = tokens(line)?;
     let leading = toks
@@ -107,7 +109,10 @@ pub fn split_line(
     // takes the board alone would read its side to move, `w`, as an opcode).
     let fields = |k: usize| toks[..k].iter().map(word).collect::<Vec<_>>().join(" ");
     if leading == toks.len() && leading <= MOST_FEN_FIELDS && read_fen(&fields(leading)).is_ok() {
-        return Err(SplitError::NoOperations);
+        return Ok(SplitLine {
+            fen: fields(leading),
+            operations: Vec::new(),
+        });
     }
     // The refusal reported: of the reading that a well-known opcode follows if there is one
     // (in `... w - - bm Ka2`, `Ka2` looks like an opcode too, but the position is meant to
@@ -209,8 +214,12 @@ mod tests {
         );
         assert_eq!(
             split_line("8/8/8/8/8/8/8/K6k w - -", chess_like),
-            Err(SplitError::NoOperations)
+            Ok(SplitLine {
+                fen: "8/8/8/8/8/8/8/K6k w - -".into(),
+                operations: Vec::new()
+            })
         );
+
         assert_eq!(
             split_line("8/8/8/8/8/8/8/K6k w - - id \"x", chess_like),
             Err(SplitError::OpenQuote)

@@ -3,9 +3,9 @@
 //! game's SAN, or the engine's coordinates).
 
 use super::parse::{split_line, SplitError, SplitLine};
-use crate::pgn::find_move;
 use cannonade_core::engine::Session;
 use cannonade_core::games::Notation;
+use cannonade_core::pgn::find_move;
 
 /// A move as the file wrote it and as the engine writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +62,9 @@ pub fn read_problem(
             .map_err(|e| e.to_string())
     };
     let SplitLine { fen, operations } = split_line(text, read)?;
+    if operations.is_empty() {
+        return Err(SplitError::NoOperations.into());
+    }
     pos.set_position(Some(&fen), &[], Notation::Uci)
         .expect("split_line read it");
     let mut problem = Problem {

@@ -844,57 +844,47 @@ mod tests {
     fn refusals_say_what_is_wrong() {
         let said = |w: &str| parse(&words(w)).unwrap_err().to_string();
         let two = "-engine cmd=a -engine cmd=b -each depth=1";
-        assert_eq!(
-            said("stray -engine cmd=a"),
-            "'stray' does not follow an option"
-        );
-        assert_eq!(said(&format!("{two} -bogus")), "unknown option -bogus");
-        assert_eq!(said(&format!("{two} -games")), "-games wants one value");
-        assert_eq!(
-            said(&format!("{two} -games x")),
-            "-games: 'x' is not a number"
-        );
-        assert_eq!(
-            said(&format!("{two} -sprt elo0")),
-            "-sprt: 'elo0' is not key=value"
-        );
-        assert_eq!(
-            said(&format!("{two} -sprt elo2=1")),
-            "-sprt: unknown key 'elo2'"
-        );
-        assert_eq!(
-            said(&format!("{two} -draw score=x")),
-            "-draw: score='x' is not a number"
-        );
-        assert_eq!(
-            said(&format!("{two} -tournament swiss")),
-            "-tournament: 'swiss' is not round-robin or gauntlet"
-        );
-        assert_eq!(said(&format!("{two} -pgnout")), "-pgnout wants a file name");
-        assert_eq!(
-            said(&format!("{two} -openings order=x")),
-            "-openings: order 'x' is not random or sequential"
-        );
-        assert_eq!(
-            said(&format!("{two} -openings plies=4")),
-            "-openings wants file=F or random"
-        );
-        assert_eq!(
-            said("-engine cmd=a -engine cmd=b proto=cecp -each depth=1"),
-            "proto: 'cecp' is not uci or xboard"
-        );
-        assert_eq!(
-            said("-engine cmd=a -engine cmd=b -each tc=x"),
-            "bad time control 'x' (want [moves/]seconds[+increment] or inf)"
-        );
-        assert_eq!(
-            said("-engine cmd=a -engine cmd=b"),
-            "engine a has no limit: give tc=, st=, depth= or nodes="
-        );
-        assert_eq!(
-            said("-engine cmd=a -each depth=1"),
-            "a match needs at least two -engine"
-        );
+        // `{two}` stands for two engines with a limit.
+        for (w, message) in [
+            ("stray -engine cmd=a", "'stray' does not follow an option"),
+            ("{two} -bogus", "unknown option -bogus"),
+            ("{two} -games", "-games wants one value"),
+            ("{two} -games x", "-games: 'x' is not a number"),
+            ("{two} -sprt elo0", "-sprt: 'elo0' is not key=value"),
+            ("{two} -sprt elo2=1", "-sprt: unknown key 'elo2'"),
+            ("{two} -draw score=x", "-draw: score='x' is not a number"),
+            (
+                "{two} -tournament swiss",
+                "-tournament: 'swiss' is not round-robin or gauntlet",
+            ),
+            ("{two} -pgnout", "-pgnout wants a file name"),
+            (
+                "{two} -openings order=x",
+                "-openings: order 'x' is not random or sequential",
+            ),
+            (
+                "{two} -openings plies=4",
+                "-openings wants file=F or random",
+            ),
+            (
+                "-engine cmd=a -engine cmd=b proto=cecp -each depth=1",
+                "proto: 'cecp' is not uci or xboard",
+            ),
+            (
+                "-engine cmd=a -engine cmd=b -each tc=x",
+                "bad time control 'x' (want [moves/]seconds[+increment] or inf)",
+            ),
+            (
+                "-engine cmd=a -engine cmd=b",
+                "engine a has no limit: give tc=, st=, depth= or nodes=",
+            ),
+            (
+                "-engine cmd=a -each depth=1",
+                "a match needs at least two -engine",
+            ),
+        ] {
+            assert_eq!(said(&w.replace("{two}", two)), message, "{w}");
+        }
         assert_eq!(
             parse(&words(&format!("{two} -games 0"))).unwrap_err(),
             ArgsError::NoGames

@@ -4,12 +4,14 @@
 
 use super::args::{DrawAdjudication, EngineSpec, ResignAdjudication, DEFAULT_MARGIN};
 use super::process::{EngineProcess, Failure, MoveRequest, Score};
+use crate::adjudicate::{Decision, DrawRule, ResignRule, Scores};
 use cannonade_core::board::Color;
 use cannonade_core::engine::options::OptionError;
 use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::engine::EngineState;
 use cannonade_core::engine::{MoveText, Session};
 use cannonade_core::games::{EndReason, Notation, Outcome};
+use cannonade_core::pgn::find_san;
 use std::time::Duration;
 
 /// The result of a game, as PGN writes it.
@@ -134,19 +136,7 @@ fn read_move(session: &dyn Session, mv: &str, notation: Notation) -> Option<Move
         {
             return Some(t);
         }
-        let plain = |s: &str| {
-            s.trim_end_matches(['+', '#', '!', '?'])
-                .replace('0', "O")
-                .to_string()
-        };
-        let want = plain(mv);
-        for m in session.legal_moves(notation) {
-            if let Ok(t) = session.move_text(&m, notation) {
-                if plain(&t.pgn) == want {
-                    return Some(t);
-                }
-            }
-        }
+        return find_san(session, mv).and_then(|m| session.move_text(&m, Notation::Uci).ok());
     }
     None
 }
@@ -236,15 +226,22 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
             moves_left: s.tc.and_then(|tc| tc.moves),
         })
         .collect();
-    // Scores of each side's recent moves, for adjudication.
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    // Scores of each side's moves, for adjudication.
+    let mut scores = Scores::default();
+    let resign = setup.resign.map(|r| ResignRule {
+        count: r.movecount as usize,
+        cp: r.score,
+        two_sided: r.twosided,
+    });
+    // As cutechess counts: full moves are completed pairs of plies.
+    let draw = setup.draw.map(|d| DrawRule {
+        from_ply: 2 * d.movenumber as usize,
+        count: d.movecount as usize,
+        cp: d.score,
+    });
     let moves_from_start = record.moves.len();
-    let finish = |record: &mut GameRecord, result, reason: String, termination| {
-        record.result = result;
-        record.reason = reason;
-        record.termination = termination;
-    };
-    loop {
+    // The loop ends with the game's result, the sentence that says why and the termination.
+    let (result, reason, termination) = loop {
         let side = session.side_to_move();
         if let Some(o) = session.outcome() {
             let result = match o.winner(side) {
@@ -252,23 +249,15 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
                 Some(Color::Black) => GameResult::BlackWins,
                 None => GameResult::Draw,
             };
-            finish(
-                &mut record,
-                result,
-                rule_reason(o, side),
-                Termination::Normal,
-            );
-            break;
+            break (result, rule_reason(o, side), Termination::Normal);
         }
         let plies = record.moves.len();
         if setup.maxmoves > 0 && plies - moves_from_start >= 2 * setup.maxmoves as usize {
-            finish(
-                &mut record,
+            break (
                 GameResult::Draw,
                 "Draw by move limit".into(),
                 Termination::Adjudication,
             );
-            break;
         }
         let i = side.index();
         let spec = setup.specs[i];
@@ -319,40 +308,33 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
                     }
                     Failure::Refused(why) => (format!("{name}: {why}"), Termination::Abandoned),
                 };
-                finish(&mut record, GameResult::win_for(!side), reason, term);
-                break;
+                break (GameResult::win_for(!side), reason, term);
             }
         };
         let over_time = clock_time.is_some_and(|t| reply.elapsed > t + margin)
             || spec.st.is_some_and(|st| reply.elapsed > st + margin);
         if over_time {
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} loses on time"),
                 Termination::TimeForfeit,
             );
-            break;
         }
         let Some(mv) = reply.mv else {
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} resigns"),
                 Termination::Normal,
             );
-            break;
         };
         let Some(text) = read_move(session.as_ref(), &mv, notation) else {
             // The engine's idea of the position is not the referee's: restart it.
             record.broken.push(setup.players[i]);
-            finish(
-                &mut record,
+            break (
                 GameResult::win_for(!side),
                 format!("{name} makes an illegal move: {mv}"),
                 Termination::RulesInfraction,
             );
-            break;
         };
         session
             .play(&text.uci, Notation::Uci)
@@ -381,63 +363,25 @@ pub fn play_game(setup: &GameSetup, engines: [&mut EngineProcess; 2]) -> GameRec
             time: reply.elapsed,
             book: false,
         });
-        scores[i].push(reply.score.map(Score::centipawns));
-        if let Some((result, reason)) = adjudicate(setup, &scores, side, record.moves.len()) {
-            finish(&mut record, result, reason, Termination::Adjudication);
-            break;
+        scores.push(side, reply.score.map(Score::centipawns));
+        if let Some(decision) = scores.decide(resign, draw, record.moves.len()) {
+            let (result, reason) = match decision {
+                Decision::Win(c) => (
+                    GameResult::win_for(c),
+                    format!("{} wins by adjudication", c.name()),
+                ),
+                Decision::Draw => (GameResult::Draw, "Draw by adjudication".to_string()),
+            };
+            break (result, reason, Termination::Adjudication);
         }
-    }
+    };
+    record.result = result;
+    record.reason = reason;
+    record.termination = termination;
     for e in engines.iter_mut() {
         e.game_over(record.result.pgn(), &record.reason);
     }
     record
-}
-
-/// The last `n` scores of a side, if it has that many and all are known.
-fn last_scores(scores: &[Option<i32>], n: usize) -> Option<Vec<i32>> {
-    if n == 0 || scores.len() < n {
-        return None;
-    }
-    scores[scores.len() - n..].iter().copied().collect()
-}
-
-/// Draw and resign adjudication after `mover` made the move that brought the game to `plies`.
-fn adjudicate(
-    setup: &GameSetup,
-    scores: &[Vec<Option<i32>>; 2],
-    mover: Color,
-    plies: usize,
-) -> Option<(GameResult, String)> {
-    if let Some(r) = setup.resign {
-        let n = r.movecount as usize;
-        let me = mover.index();
-        if let Some(mine) = last_scores(&scores[me], n) {
-            let lost = mine.iter().all(|&s| s <= -r.score);
-            let agreed = !r.twosided
-                || last_scores(&scores[1 - me], n)
-                    .is_some_and(|theirs| theirs.iter().all(|&s| s >= r.score));
-            if lost && agreed {
-                return Some((
-                    GameResult::win_for(!mover),
-                    format!("{} wins by adjudication", (!mover).name()),
-                ));
-            }
-        }
-    }
-    if let Some(d) = setup.draw {
-        // As cutechess counts: full moves are completed pairs of plies.
-        let full_moves = plies / 2;
-        let n = d.movecount as usize;
-        if full_moves >= d.movenumber as usize {
-            let quiet = |s: &[Option<i32>]| {
-                last_scores(s, n).is_some_and(|v| v.iter().all(|&x| x.abs() <= d.score))
-            };
-            if quiet(&scores[0]) && quiet(&scores[1]) {
-                return Some((GameResult::Draw, "Draw by adjudication".into()));
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -447,48 +391,34 @@ mod tests {
 
     #[test]
     fn engine_moves_are_read_in_their_notation_and_xboard_san_is_accepted() {
-        let mut s = registry::find("chess").unwrap().new_session();
-        s.set_position(
-            Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
-            &[],
-            Notation::Uci,
-        )
-        .unwrap();
-        let t = read_move(s.as_ref(), "e1g1", Notation::Uci).unwrap();
+        let at = |variant: &str, fen: &str| {
+            let mut s = registry::find(variant).unwrap().new_session();
+            s.set_position(Some(fen), &[], Notation::Uci).unwrap();
+            s
+        };
+        let chess = at("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let t = read_move(chess.as_ref(), "e1g1", Notation::Uci).unwrap();
         assert_eq!((t.uci.as_str(), t.pgn.as_str()), ("e1g1", "O-O"));
-        // XBoard engines may send SAN, with check marks and zeros for castling.
-        for san in ["O-O", "0-0", "O-O+"] {
-            assert_eq!(
-                read_move(s.as_ref(), san, Notation::XBoard),
-                Some(t.clone())
-            );
+        let shogi = at("cannonshogi", "4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1");
+        let (uci, xboard) = (Notation::Uci, Notation::XBoard);
+        for (s, sent, notation, read) in [
+            // XBoard engines may send SAN, with check marks and zeros for castling.
+            (&chess, "O-O", xboard, Some("e1g1")),
+            (&chess, "0-0", xboard, Some("e1g1")),
+            (&chess, "O-O+", xboard, Some("e1g1")),
+            (&chess, "Rxa8+", xboard, Some("a1a8")),
+            // A declined shogi promotion in XBoard's form.
+            (&shogi, "a8a9=", xboard, Some("a8a9")),
+            (&shogi, "a8a9+", xboard, Some("a8a9+")),
+            // UCI engines get no such leniency, and nonsense is refused by both.
+            (&shogi, "a8a9=", uci, None),
+            (&chess, "O-O", uci, None),
+            (&chess, "a1a1", xboard, None),
+            (&chess, "", xboard, None),
+        ] {
+            let got = read_move(s.as_ref(), sent, notation).map(|t| t.uci);
+            assert_eq!(got.as_deref(), read, "{sent} {notation:?}");
         }
-        assert_eq!(
-            read_move(s.as_ref(), "Rxa8+", Notation::XBoard).map(|t| t.uci),
-            Some("a1a8".to_string())
-        );
-        // A declined shogi promotion in XBoard's form.
-        let mut shogi = registry::find("cannonshogi").unwrap().new_session();
-        shogi
-            .set_position(
-                Some("4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1"),
-                &[],
-                Notation::XBoard,
-            )
-            .unwrap();
-        assert_eq!(
-            read_move(shogi.as_ref(), "a8a9=", Notation::XBoard).map(|t| t.uci),
-            Some("a8a9".to_string())
-        );
-        assert_eq!(
-            read_move(shogi.as_ref(), "a8a9+", Notation::XBoard).map(|t| t.uci),
-            Some("a8a9+".to_string())
-        );
-        assert_eq!(read_move(shogi.as_ref(), "a8a9=", Notation::Uci), None);
-        // UCI engines get no such leniency, and nonsense is refused by both.
-        assert_eq!(read_move(s.as_ref(), "O-O", Notation::Uci), None);
-        assert_eq!(read_move(s.as_ref(), "a1a1", Notation::XBoard), None);
-        assert_eq!(read_move(s.as_ref(), "", Notation::XBoard), None);
     }
 
     #[test]

@@ -3,14 +3,15 @@
 
 use super::args::{OpeningFormat, Openings, Settings, SprtPrior, TournamentKind};
 use super::game::{play_game, GameRecord, GameResult, GameSetup};
-use super::pgn::{read_epd, read_pgn, write_game, Opening, OpeningError, PgnContext};
+use super::pgn::{pgn_date, write_game, PgnContext};
 use super::process::{EngineProcess, StartError};
 use super::stats::{llr, sprt_bounds, EloEstimate, Pentanomial, Trinomial};
+use crate::openings::{read_epd, read_pgn, Opening, OpeningError};
+use crate::progress::Progress;
 use cannonade_core::board::zobrist::SplitMix64;
 use cannonade_core::engine::options::OptionError;
-use cannonade_core::engine::registry::{self, VariantInfo};
+use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::games::Notation;
-use indicatif::ProgressBar;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -22,8 +23,8 @@ use std::time::{Duration, SystemTime};
 /// Why a match could not be played (or its record written). `file` is a path as given.
 #[derive(thiserror::Error, Debug)]
 pub enum MatchError {
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error(transparent)]
     Start(#[from] StartError),
     /// An engine that does not list the match's variant among those it plays.
@@ -362,78 +363,9 @@ fn progress_bar(done: usize, total: usize) -> String {
     )
 }
 
-/// Today's date as PGN writes it, from the system clock (UTC).
-fn pgn_date() -> String {
-    let (y, m, d) = civil_date(SystemTime::now());
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Year, month and day (UTC) of a time.
-pub(crate) fn civil_date(t: SystemTime) -> (i64, i64, i64) {
-    let secs = t
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-/// The progress shown on stderr: on a terminal an `indicatif` bar redrawn in place, with the
-/// estimated time left; otherwise (a file, a pipe) one plain line per finished game.
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: usize,
-    quiet: bool,
-}
-
-impl Progress {
-    fn new(total: usize, quiet: bool) -> Self {
-        let bar = crate::progress::terminal_bar(
-            !quiet,
-            total as u64,
-            "[{bar:30.cyan/blue}] {pos}/{len} games, {elapsed_precise} played, ETA {eta}",
-        );
-        Progress { bar, total, quiet }
-    }
-
-    /// Prints a line of the match's output (stdout) without tearing the bar.
-    fn say(&self, text: &str) {
-        if !self.quiet {
-            crate::progress::say(self.bar.as_ref(), text);
-        }
-    }
-
-    fn finished(&self, done: usize) {
-        if self.quiet {
-            return;
-        }
-        match &self.bar {
-            Some(bar) => bar.set_position(done as u64),
-            None => eprintln!("{}", progress_bar(done, self.total)),
-        }
-    }
-
-    fn end(&self) {
-        if let Some(bar) = &self.bar {
-            // The bar stays as the last word on progress; what follows starts a new line.
-            bar.finish();
-            eprintln!();
-        }
-    }
-}
-
 /// Plays the whole match and prints as it goes.
 pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
-    let variant = registry::find(&settings.variant)
-        .ok_or_else(|| MatchError::UnknownVariant(settings.variant.clone()))?;
+    let variant = crate::variant(&settings.variant)?;
     super::game::referee(variant, &settings.rules)?;
     // Each engine must start and know the variant before any game is played.
     let mut names = Vec::new();
@@ -507,7 +439,14 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
         sprt: None,
     };
     let quiet = settings.quiet;
-    let progress = Progress::new(total, quiet);
+    // On a terminal a bar with the estimated time left; otherwise (a file, a pipe) one plain
+    // line per finished game.
+    let mut progress = Progress::new(
+        quiet,
+        total as u64,
+        "[{bar:30.cyan/blue}] {pos}/{len} games, {elapsed_precise} played, ETA {eta}",
+    )
+    .with_plain_lines(Duration::ZERO);
     for event in rx {
         if stop.load(Ordering::SeqCst) {
             continue;
@@ -637,13 +576,13 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        progress.finished(played);
+        progress.update(played as u64, None, || progress_bar(played, total));
         summary.games.push(done);
     }
     for w in workers {
         let _ = w.join();
     }
-    progress.end();
+    progress.finish();
     if !quiet && names.len() > 2 {
         print_table(&names, &standings);
     }
@@ -784,6 +723,7 @@ fn play_one(
 mod tests {
     use super::*;
     use crate::match_runner::args::parse;
+    use cannonade_core::engine::registry;
 
     fn settings(s: &str) -> Settings {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()

@@ -16,8 +16,8 @@ pub mod state;
 
 pub use args::SpsaArgs;
 
-use crate::match_runner::pgn::{read_epd, Opening};
-use crate::progress::{say, terminal_bar};
+use crate::openings::{read_epd, Opening};
+use crate::progress::Progress;
 use cannonade_core::engine::registry;
 use math::{Perturbation, Spsa};
 use runner::PairSetup;
@@ -29,8 +29,8 @@ use thiserror::Error;
 
 #[derive(Error, Debug)]
 pub enum SpsaError {
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("unknown search parameter '{0}' (see `cannonade spsa --list`)")]
     UnknownParam(String),
     #[error("{0}")]
@@ -209,7 +209,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
 
 fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
     let name = args.variant.clone().unwrap_or_default();
-    let variant = registry::find(&name).ok_or(SpsaError::UnknownVariant(name))?;
+    let variant = crate::variant(&name)?;
     let tuned = args.tuned()?;
     if args.iterations == 0 {
         return Err(SpsaError::Invalid("--iterations must be at least 1".into()));
@@ -252,8 +252,8 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
     }
 
     let template = "[{bar:30.cyan/blue}] {pos}/{len} pairs, {msg}, {elapsed_precise}, ETA {eta}";
-    let bar = terminal_bar(true, spsa.iterations, template);
-    if let Some(b) = &bar {
+    let progress = Progress::new(false, spsa.iterations, template);
+    if let Some(b) = progress.bar() {
         b.set_position(state.iteration);
     }
     // The "+" engine's points minus the "-" engine's, over the pairs of this session.
@@ -266,16 +266,13 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
         score += r;
         pairs += 1;
         let msg = format!("+ minus -: {score:+} in {pairs} pairs this session");
-        match &bar {
+        match progress.bar() {
             Some(b) => {
                 b.set_position(s.iteration);
                 b.set_message(msg);
             }
             None if s.iteration.is_multiple_of(every) || s.iteration == spsa.iterations => {
-                say(
-                    None,
-                    &format!("pair {}/{}: {msg}", s.iteration, spsa.iterations),
-                );
+                progress.say(&format!("pair {}/{}: {msg}", s.iteration, spsa.iterations));
             }
             None => {}
         }
@@ -286,9 +283,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), SpsaError> {
         runner::play_pair(&setup, opening, &p.plus, &p.minus)
     };
     let result = drive(&spsa, &mut state, args.concurrency, &play, &mut finished);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    progress.clear();
     result?;
 
     println!("tuned values after {} pairs:", state.iteration);

@@ -6,8 +6,8 @@ use crate::match_runner::args::{
     DrawAdjudication, EngineSpec, Proto, ResignAdjudication, TimeControl,
 };
 use crate::match_runner::game::{play_game, GameResult, GameSetup, Termination};
-use crate::match_runner::pgn::Opening;
 use crate::match_runner::process::EngineProcess;
+use crate::openings::Opening;
 use cannonade_core::engine::registry::VariantInfo;
 use std::path::PathBuf;
 use std::time::Duration;

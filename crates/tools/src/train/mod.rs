@@ -15,13 +15,13 @@
 pub mod trainer;
 
 use crate::datagen::DataError;
+use crate::progress::Progress;
 use cannonade_core::engine::registry::{self, GameVisitor, VariantInfo};
 use cannonade_core::games::Game;
 use cannonade_core::nnue::{
     FeatureMeaning, FloatNetwork, KingBuckets, NetError, Network, OutputBuckets, DEFAULT_HIDDEN,
     DEFAULT_SCALE, MAX_OUTPUT_BUCKETS,
 };
-use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -630,37 +630,21 @@ pub fn epoch_line(r: &EpochReport) -> String {
 
 /// The run's output: lines on stdout and, on a terminal, a bar for the epoch in progress on
 /// stderr.
-struct Console {
-    bar: Option<ProgressBar>,
-    quiet: bool,
-}
+struct Console(Progress);
 
 impl Console {
     fn new(quiet: bool) -> Console {
-        let bar = super::progress::terminal_bar(
-            !quiet,
+        Console(Progress::new(
+            quiet,
             0,
             "{msg} [{bar:30.cyan/blue}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-        );
-        Console { bar, quiet }
-    }
-
-    fn say(&self, text: &str) {
-        if !self.quiet {
-            super::progress::say(self.bar.as_ref(), text);
-        }
-    }
-
-    fn end(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        ))
     }
 }
 
 impl TrainObserver for Console {
     fn batch(&mut self, epoch: usize, done: usize, total: usize) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.0.bar() {
             if bar.length() != Some(total as u64) || done < bar.position() as usize {
                 bar.reset();
                 bar.set_length(total as u64);
@@ -671,7 +655,7 @@ impl TrainObserver for Console {
     }
 
     fn epoch(&mut self, report: &EpochReport) {
-        self.say(&epoch_line(report));
+        self.0.say(&epoch_line(report));
     }
 }
 
@@ -696,12 +680,7 @@ fn parse_thin(text: &str) -> Result<(usize, f64), ThinError> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    let variant = registry::find(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see `cannonade variants`)",
-            args.variant
-        )
-    })?;
+    let variant = crate::variant(&args.variant).map_err(|e| e.to_string())?;
     let layout = args.king_buckets;
     let plain = features_for(variant).map_err(|e| e.to_string())?;
     if layout.is_bucketed() && !plain.has_king_buckets() {
@@ -712,14 +691,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let source = features_in_buckets(variant, layout).map_err(|e| e.to_string())?;
     let outputs = OutputBuckets::for_game(usize::from(args.output_buckets), plain.start_men());
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::thread_pool(args.threads)?;
     let mut cfg = TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -737,7 +709,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     if let Some(path) = &args.init {
         let (net, said) =
             starting_net(path, variant, plain.as_ref(), &cfg).map_err(|e| e.to_string())?;
-        console.say(&said);
+        console.0.say(&said);
         cfg.init = Some(net);
     }
     pool.install(|| {
@@ -756,14 +728,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let reader = features_in_buckets(data_variant, layout).map_err(|e| e.to_string())?;
             let before = data.len();
             data.extend_from_records(records.take(limit - before), reader.as_ref(), |n| {
-                if let Some(bar) = &console.bar {
+                if let Some(bar) = console.0.bar() {
                     bar.set_message(format!("read {} positions", before + n));
                     bar.tick();
                 }
             })
             .map_err(|e| e.to_string())?;
         }
-        console.say(&format!(
+        console.0.say(&format!(
             "read {} positions of {} from {} file(s) in {:.1} s: {:.1} features per side on \
              average, at most {}; {} threads",
             data.len(),
@@ -772,12 +744,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             started.elapsed().as_secs_f64(),
             data.mean_active(),
             data.max_active(),
-            threads
+            pool.current_num_threads()
         ));
         let data = match args.thin {
             Some((below, keep)) => {
                 let thinned = data.thin(below, keep, args.seed);
-                console.say(&format!(
+                console.0.say(&format!(
                     "thinned: kept {} of {} positions (all with at least {below} features, \
                      {:.0}% of the others)",
                     thinned.len(),
@@ -789,7 +761,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             None => data,
         };
         if data.max_active() > SAFE_ACTIVE {
-            console.say(&format!(
+            console.0.say(&format!(
                 "warning: {} features active at once may overflow the i16 accumulator (safe \
                  up to {SAFE_ACTIVE})",
                 data.max_active()
@@ -799,7 +771,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // evaluation's is unlikely to play better than it.
         let (_, validation) = trainer::split(data.len(), cfg.validation, cfg.seed);
         if let Some((loss, k)) = trainer::reference_loss(&data, &validation, cfg.wdl, cfg.scale) {
-            console.say(&format!(
+            console.0.say(&format!(
                 "hand-written evaluation: validation loss {loss:.6} (as sigmoid(cp / {k:.0}), the \
                  scale that fits best); the net must get below it"
             ));
@@ -808,20 +780,20 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // loads it.
         let out = trainer::train(&data, &cfg, variant.net_name(), &mut console)
             .map_err(|e| e.to_string())?;
-        console.end();
+        console.0.clear();
         out.network.save(&args.out).map_err(|e| e.to_string())?;
         let q = &out.quantisation;
-        console.say(&format!(
+        console.0.say(&format!(
             "quantised {} values: {} clipped to their integer range, {} feature weights held \
              at the training clip",
             q.total, q.clipped, q.at_clip
         ));
         if let (Some(f), Some(q)) = (out.float_validation_loss, out.quantised_validation_loss) {
-            console.say(&format!(
+            console.0.say(&format!(
                 "validation loss: float net {f:.6}, quantised net {q:.6}"
             ));
         }
-        console.say(&format!(
+        console.0.say(&format!(
             "wrote {} ({}, {} hidden, {}, {} training and {} validation positions, {})",
             args.out.display(),
             out.network.inputs_in_words(),
@@ -996,6 +968,37 @@ mod tests {
         net
     }
 
+    /// [`chess_float_net`] quantised and saved as file `name` of the scratch folder: the
+    /// file and the net.
+    fn saved_chess_net(name: &str, hidden: usize, seed: u64) -> (PathBuf, Network) {
+        let path = scratch_file(name);
+        let (q, _) = chess_float_net(hidden, seed)
+            .quantise("chess", 255, 256, DEFAULT_SCALE)
+            .unwrap();
+        q.save(&path).unwrap();
+        (path, q)
+    }
+
+    /// The start of a chess training of `hidden` units in king buckets `buckets` (one output
+    /// bucket) from the net in `path`.
+    fn start_chess(
+        path: &Path,
+        hidden: usize,
+        buckets: KingBuckets,
+        seed: u64,
+    ) -> Result<(FloatNetwork, String), InitError> {
+        let chess = registry::find("chess").unwrap();
+        let cfg = TrainConfig {
+            hidden,
+            scale: 400,
+            seed,
+            buckets,
+            outputs: OutputBuckets::ONE,
+            ..TrainConfig::default()
+        };
+        starting_net(path, chess, features_for(chess).unwrap().as_ref(), &cfg)
+    }
+
     fn scratch_file(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("cannonade-widen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1074,28 +1077,8 @@ mod tests {
 
     #[test]
     fn init_widens_a_narrower_net_and_refuses_a_wider_one() {
-        let chess = registry::find("chess").unwrap();
-        let features = features_for(chess).unwrap();
-        let path = scratch_file("refuse.nnue");
-        let (q, _) = chess_float_net(32, 3)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
-        let start = |hidden| {
-            starting_net(
-                &path,
-                chess,
-                features.as_ref(),
-                &TrainConfig {
-                    hidden,
-                    scale: 400,
-                    seed: 1,
-                    buckets: KingBuckets::None,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-        };
+        let (path, q) = saved_chess_net("refuse.nnue", 32, 3);
+        let start = |hidden| start_chess(&path, hidden, KingBuckets::None, 1);
         // The same size: the net as it is.
         let (same, _) = start(32).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
@@ -1135,26 +1118,9 @@ mod tests {
             |_| {},
         )
         .unwrap();
-        let path = scratch_file("start.nnue");
-        let (q, _) = chess_float_net(16, 4)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
+        let (path, _) = saved_chess_net("start.nnue", 16, 4);
         let run = |hidden| {
-            let (init, _) = starting_net(
-                &path,
-                chess,
-                features.as_ref(),
-                &TrainConfig {
-                    hidden,
-                    scale: 400,
-                    seed: 8,
-                    buckets: KingBuckets::None,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-            .unwrap();
+            let (init, _) = start_chess(&path, hidden, KingBuckets::None, 8).unwrap();
             let cfg = TrainConfig {
                 hidden,
                 epochs: 1,
@@ -1252,8 +1218,6 @@ mod tests {
 
     #[test]
     fn a_bucketed_net_starts_only_a_training_of_its_own_layout() {
-        let chess = registry::find("chess").unwrap();
-        let plain = features_for(chess).unwrap();
         let mut float = chess_float_net(16, 2)
             .factorised(KingBuckets::Halves, 768)
             .merged();
@@ -1261,21 +1225,7 @@ mod tests {
         let (q, _) = float.quantise("chess", 255, 256, DEFAULT_SCALE).unwrap();
         let path = scratch_file("halves.nnue");
         q.save(&path).unwrap();
-        let start = |layout| {
-            starting_net(
-                &path,
-                chess,
-                plain.as_ref(),
-                &TrainConfig {
-                    hidden: 16,
-                    scale: 400,
-                    seed: 1,
-                    buckets: layout,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-        };
+        let start = |layout| start_chess(&path, 16, layout, 1);
         let (same, _) = start(KingBuckets::Halves).unwrap();
         assert_eq!(same, FloatNetwork::from_quantised(&q, 400));
         for other in [KingBuckets::None, KingBuckets::Zones4] {
@@ -1307,27 +1257,9 @@ mod tests {
             )
             .unwrap()
         };
-        let path = scratch_file("bucket-start.nnue");
-        let (q, _) = chess_float_net(16, 11)
-            .quantise("chess", 255, 256, DEFAULT_SCALE)
-            .unwrap();
-        q.save(&path).unwrap();
-        let plain = features_for(chess).unwrap();
+        let (path, _) = saved_chess_net("bucket-start.nnue", 16, 11);
         let run = |layout: KingBuckets| {
-            let (init, _) = starting_net(
-                &path,
-                chess,
-                plain.as_ref(),
-                &TrainConfig {
-                    hidden: 16,
-                    scale: 400,
-                    seed: 8,
-                    buckets: layout,
-                    outputs: OutputBuckets::ONE,
-                    ..TrainConfig::default()
-                },
-            )
-            .unwrap();
+            let (init, _) = start_chess(&path, 16, layout, 8).unwrap();
             let cfg = TrainConfig {
                 hidden: 16,
                 epochs: 2,

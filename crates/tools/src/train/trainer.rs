@@ -704,46 +704,34 @@ fn apply(
     let h = net.hidden;
     let inv = 1.0 / n as f32;
     let [m_ft, m_ftb, m_out, m_outb] = adam_state;
-    // The small vectors: summed slice by slice, in order.
-    let mut g = vec![0.0f32; net.out_weights.len()];
-    for s in slices {
-        add_assign(&mut g, &s.out);
+    // The small vectors: summed slice by slice, in order, then averaged.
+    let mean = |len: usize, parts: &mut dyn Iterator<Item = &[f32]>| {
+        let mut g = vec![0.0f32; len];
+        for p in parts {
+            add_assign(&mut g, p);
+        }
+        g.iter_mut().for_each(|x| *x *= inv);
+        g
+    };
+    let grads = [
+        mean(
+            net.out_weights.len(),
+            &mut slices.iter().map(|s| &s.out[..]),
+        ),
+        mean(h, &mut slices.iter().map(|s| &s.ft_bias[..])),
+        mean(
+            net.out_bias.len(),
+            &mut slices.iter().map(|s| &s.out_bias[..]),
+        ),
+    ];
+    let small = [
+        (&mut net.out_weights, m_out, OUT_CLIP),
+        (&mut net.ft_bias, m_ftb, f32::INFINITY),
+        (&mut net.out_bias, m_outb, f32::INFINITY),
+    ];
+    for ((params, moments, clip), g) in small.into_iter().zip(grads) {
+        adam(params, &g, &mut moments.m, &mut moments.v, step, clip);
     }
-    g.iter_mut().for_each(|x| *x *= inv);
-    adam(
-        &mut net.out_weights,
-        &g,
-        &mut m_out.m,
-        &mut m_out.v,
-        step,
-        OUT_CLIP,
-    );
-    let mut g = vec![0.0f32; h];
-    for s in slices {
-        add_assign(&mut g, &s.ft_bias);
-    }
-    g.iter_mut().for_each(|x| *x *= inv);
-    adam(
-        &mut net.ft_bias,
-        &g,
-        &mut m_ftb.m,
-        &mut m_ftb.v,
-        step,
-        f32::INFINITY,
-    );
-    let mut gb = vec![0.0f32; net.out_bias.len()];
-    for s in slices {
-        add_assign(&mut gb, &s.out_bias);
-    }
-    gb.iter_mut().for_each(|x| *x *= inv);
-    adam(
-        &mut net.out_bias,
-        &gb,
-        &mut m_outb.m,
-        &mut m_outb.v,
-        step,
-        f32::INFINITY,
-    );
     // The feature transformer: rows in parallel; each row adds the slices that touched it, in
     // slice order. Rows no slice touched still take Adam's step (their moments decay).
     let chunk = ROWS_PER_TASK * h;

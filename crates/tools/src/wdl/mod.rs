@@ -8,7 +8,7 @@ pub mod fit;
 pub mod plot;
 
 use crate::datagen::{DataError, DataReader, GameResult, SCORE_MATE};
-use cannonade_core::engine::registry::{self, VariantInfo};
+use cannonade_core::engine::registry::VariantInfo;
 use cannonade_core::engine::wdl::{self, Model};
 use fit::{FitSummary, Sample};
 use std::collections::HashSet;
@@ -43,8 +43,8 @@ pub struct WdlArgs {
 /// Why a model could not be fitted or written.
 #[derive(thiserror::Error, Debug)]
 pub enum WdlError {
-    #[error("unknown variant '{0}' (see `cannonade variants`)")]
-    UnknownVariant(String),
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::UnknownVariant),
     #[error("{file}: {error}")]
     Data { file: String, error: DataError },
     #[error("no positions with a centipawn score in the data: nothing to fit")]
@@ -177,8 +177,7 @@ pub fn run(args: &WdlArgs) -> Result<(), String> {
 }
 
 fn run_typed(args: &WdlArgs) -> Result<(), WdlError> {
-    let variant = registry::find(&args.variant)
-        .ok_or_else(|| WdlError::UnknownVariant(args.variant.clone()))?;
+    let variant = crate::variant(&args.variant)?;
     let started = Instant::now();
     let data = read(variant, &args.data)?;
     say(
@@ -232,6 +231,7 @@ fn run_typed(args: &WdlArgs) -> Result<(), WdlError> {
 mod tests {
     use super::*;
     use crate::datagen::{Header, Record};
+    use cannonade_core::engine::registry;
 
     /// A datagen file of `variant` in the temporary directory, with positions at move 20 of
     /// two games: one won by White (from a +300 position), one drawn.

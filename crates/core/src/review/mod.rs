@@ -1,9 +1,77 @@
-//! Judging each move by the win chances it gave away, with lichess's marks and thresholds,
-//! and the per-player totals.
+//! Reviewing a game from its positions' scores, as `cannonade analyse` does and the page will:
+//! each move judged by the expected score (win + draw/2, by the game's win-chance model,
+//! [`crate::engine::wdl`]) it gave away, marked as lichess marks moves (`?!`, `?`, `??`), with
+//! the line the engine preferred and each player's totals; and the game written back as
+//! annotated PGN ([`annotate`]). Plain functions over scores: the searching is the caller's.
+//!
+//! ```
+//! use cannonade_core::board::Color;
+//! use cannonade_core::engine::MoveText;
+//! use cannonade_core::review::{judge, AnalysedGame, Mark, ScoredPosition, Summary};
+//!
+//! let pos = |side, score, best: &str| ScoredPosition {
+//!     fen: "8/8/8/8/8/8/8/8 w - - 0 20".into(),
+//!     side,
+//!     score,
+//!     best_uci: vec![best.into()],
+//!     best_pgn: vec![best.into()],
+//!     game_over: false,
+//! };
+//! let played = MoveText { uci: "a2a3".into(), xboard: "a2a3".into(), pgn: "a3".into() };
+//! // Level before a3; after it Black (to move) is a rook up.
+//! let game = AnalysedGame {
+//!     variant: "chess",
+//!     moves: vec![played],
+//!     positions: vec![pos(Color::White, 0, "e2e4"), pos(Color::Black, 500, "h7h6")],
+//! };
+//! let verdicts = judge(&game);
+//! assert_eq!(verdicts[0].mark, Some(Mark::Blunder));
+//! assert_eq!(verdicts[0].better_line, ["e2e4"]);
+//! assert_eq!(Summary::of(&verdicts).white.blunders, 1);
+//! ```
 
-use super::game::{AnalysedGame, ScoredPosition};
-use cannonade_core::board::Color;
-use cannonade_core::engine::wdl::{self, Wdl};
+pub mod annotate;
+
+use crate::board::Color;
+use crate::engine::wdl::{self, Wdl};
+use crate::engine::MoveText;
+use crate::search::{Score, MATE};
+
+/// One position of the game with the engine's verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoredPosition {
+    pub fen: String,
+    pub side: Color,
+    /// The search score in the search's own units (centipawns, mates as `MATE - plies`), side
+    /// to move's view: what `wdl::chances` reads ([`internal_score`] turns a reported score
+    /// into it).
+    pub score: i32,
+    /// The engine's best line (empty when the game is over here): UCI strings, to compare with
+    /// the move played, and the game's own notation, to write.
+    pub best_uci: Vec<String>,
+    pub best_pgn: Vec<String>,
+    /// The game has ended in this position (checkmate, no moves, repetition...).
+    pub game_over: bool,
+}
+
+/// A game with every position scored: `positions` has one more entry than `moves`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysedGame {
+    /// The variant's engine name (`Session::variant`), for its win-chance model.
+    pub variant: &'static str,
+    pub moves: Vec<MoveText>,
+    pub positions: Vec<ScoredPosition>,
+}
+
+/// The search's own score for a reported score (mate in `n` is `MATE - (2n - 1)` plies away
+/// for the mating side), so that mates reach `wdl::chances` as the search reports them.
+pub fn internal_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
+        Score::Mate(n) => -(MATE - 2 * n.abs()),
+    }
+}
 
 /// A move's mark, by the expected score (win + draw/2) it lost.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,7 +120,7 @@ impl Mark {
 pub const CP_CAP: i32 = 1000;
 
 /// What one move cost its player.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
     pub mover: Color,
     /// Expected score given away, 0.0 to 1.0.
@@ -62,6 +130,9 @@ pub struct Verdict {
     pub mark: Option<Mark>,
     /// The move played is the engine's own choice.
     pub best: bool,
+    /// For a marked move, the line the engine preferred in the game's notation (its first
+    /// move the better move); empty otherwise.
+    pub better_line: Vec<String>,
 }
 
 /// The chances at `pos` by its game's model, side to move's view.
@@ -101,12 +172,18 @@ pub fn judge(game: &AnalysedGame) -> Vec<Verdict> {
                     (cap(before.score) + cap(after.score)).max(0),
                 )
             };
+            let mark = if best { None } else { Mark::for_loss(loss) };
             Verdict {
                 mover: before.side,
                 loss,
                 cp_loss,
-                mark: if best { None } else { Mark::for_loss(loss) },
+                mark,
                 best,
+                better_line: if mark.is_some() {
+                    before.best_pgn.clone()
+                } else {
+                    Vec::new()
+                },
             }
         })
         .collect()
@@ -182,12 +259,21 @@ impl Summary {
         }
         s
     }
+
+    /// `White: ... Black: ...`, one sentence each.
+    pub fn sentence(&self) -> String {
+        let one = |name: &str, p: &PlayerSummary| format!("{name}: {}.", p.describe());
+        format!(
+            "{} {}",
+            one("White", &self.white),
+            one("Black", &self.black)
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cannonade_core::engine::MoveText;
 
     #[test]
     fn marks_start_at_lichess_thresholds() {
@@ -199,7 +285,7 @@ mod tests {
         assert_eq!(Mark::for_loss(0.9), Some(Mark::Blunder));
     }
 
-    fn pos(side: Color, score: i32, best: &str) -> ScoredPosition {
+    pub(super) fn pos(side: Color, score: i32, best: &str) -> ScoredPosition {
         ScoredPosition {
             fen: "8/8/8/8/8/8/8/8 w - - 0 20".into(),
             side,
@@ -210,7 +296,7 @@ mod tests {
         }
     }
 
-    fn mv(uci: &str) -> MoveText {
+    pub(super) fn mv(uci: &str) -> MoveText {
         MoveText {
             uci: uci.into(),
             xboard: uci.into(),
@@ -235,12 +321,39 @@ mod tests {
         assert_eq!(v[0].mark, Some(Mark::Blunder));
         assert!(v[0].loss > 0.3, "{}", v[0].loss);
         assert_eq!(v[0].cp_loss, 500);
+        assert_eq!(v[0].better_line, ["e2e4"]);
         assert!(v[1].best && v[1].mark.is_none() && v[1].loss == 0.0);
+        assert!(v[1].better_line.is_empty());
         let s = Summary::of(&v);
         assert_eq!((s.white.blunders, s.black.blunders), (1, 0));
         assert_eq!(s.white.average_cp_loss(), 500.0);
+        let white = s.white.describe();
         assert!(
-            s.white.describe().contains("1 blunder,") || s.white.describe().ends_with("1 blunder")
+            white.ends_with("% (500 cp) average loss, 0 inaccuracies, 0 mistakes, 1 blunder"),
+            "{white}"
         );
+        assert_eq!(
+            s.sentence(),
+            format!("White: {white}. Black: {}.", s.black.describe())
+        );
+    }
+
+    #[test]
+    fn mate_scores_convert_back_to_the_search_units() {
+        for v in [
+            MATE - 1,
+            MATE - 3,
+            MATE - 7,
+            -(MATE - 2),
+            -(MATE - 4),
+            -MATE,
+            37,
+            -250,
+        ] {
+            assert_eq!(internal_score(Score::from_internal(v)), v);
+        }
+        // Odd and even plies meet at mate in n: the side to move mates on its n-th move.
+        assert_eq!(internal_score(Score::Mate(1)), MATE - 1);
+        assert_eq!(internal_score(Score::Mate(-1)), -(MATE - 2));
     }
 }
