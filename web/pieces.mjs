@@ -4,7 +4,7 @@
 // turns for the enemy's shogi pieces). A piece no set has gets a plain disc with its letter,
 // so a new piece is never invisible.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const letters = 'abcdefghijklmnopqrstuvwxyz'.split('');
@@ -33,13 +33,40 @@ function fallback() {
   return rules.join('\n');
 }
 
-/** The piece sets of web/pieces/, for the games' board classes (see theme.ts). */
+/** The piece sets of web/pieces/ (pieces.json: game -> FEN letter -> role and pictures), for
+ * the board classes `v-<game>` (theme.ts). Shogi pictures are chosen by direction: `-up` for
+ * the side at the bottom (chessgroundx's `ally`), `-down` for the one at the top; its kings
+ * also by colour. Chesstonia's cannons have turned pictures for a board seen from black. */
 function sets(dir) {
-  if (!existsSync(dir)) return '';
+  const manifest = join(dir, 'pieces.json');
+  if (!existsSync(manifest)) return '';
+  const games = JSON.parse(readFileSync(manifest, 'utf8'));
+  const url = file => `url("pieces/${file}")`;
   const rules = [];
-  // Filled in from the pieces' manifest (web/pieces/) once it is there.
-  void readdirSync;
-  void join;
+  for (const [game, letters] of Object.entries(games)) {
+    const v = `.v-${game}`;
+    for (const entry of Object.values(letters)) {
+      const role = entry.role;
+      if (entry.white && entry.black) {
+        rules.push(`${v} piece.white.${role}{--img:${url(entry.white)}}`);
+        rules.push(`${v} piece.black.${role}{--img:${url(entry.black)}}`);
+        if (entry.whiteTurned && entry.blackTurned) {
+          rules.push(`${v}.orientation-black piece.white.${role}{--img:${url(entry.whiteTurned)}}`);
+          rules.push(`${v}.orientation-black piece.black.${role}{--img:${url(entry.blackTurned)}}`);
+        }
+      } else if (entry.up && entry.down) {
+        rules.push(`${v} piece.${role}.ally{--img:${url(entry.up)}}`);
+        rules.push(`${v} piece.${role}.enemy{--img:${url(entry.down)}}`);
+      } else if (entry.sente && entry.gote) {
+        rules.push(`${v} piece.white.${role}.ally{--img:${url(entry.sente.up)}}`);
+        rules.push(`${v} piece.white.${role}.enemy{--img:${url(entry.sente.down)}}`);
+        rules.push(`${v} piece.black.${role}.ally{--img:${url(entry.gote.up)}}`);
+        rules.push(`${v} piece.black.${role}.enemy{--img:${url(entry.gote.down)}}`);
+      } else {
+        throw new Error(`pieces.json: ${game} ${role}: no pictures this script knows how to use`);
+      }
+    }
+  }
   return rules.join('\n');
 }
 

@@ -10,7 +10,7 @@ import type { Config } from 'chessgroundx/config';
 import type * as cg from 'chessgroundx/types';
 import type { Color, MoveFacts, Placement, Square, VariantInfo } from './rules';
 import { readPlacement } from './rules';
-import { boardImage, themeFor, type Theme } from './theme';
+import { boardImage, themeFor, type BoardLine, type Theme } from './theme';
 
 /** A square's chessgroundx key: ranks past 9 are `:`, `;`, ... (`a10` is `a:`). */
 export function keyOf(sq: Square): cg.Key {
@@ -37,6 +37,8 @@ export interface BoardPosition {
   moves: MoveFacts[];
   lastMove: MoveFacts | null;
   check: boolean;
+  /** Lines drawn on the board under the pieces (Whitcher's cannons). */
+  lines?: BoardLine[];
 }
 
 export class BoardView {
@@ -44,6 +46,7 @@ export class BoardView {
   private variant: VariantInfo | null = null;
   private theme: Theme = themeFor('chess');
   private placement: Placement | null = null;
+  private lines: BoardLine[] = [];
   private orientationValue: Color = 'white';
   /** Drops onto an occupied square (the Swedish cannon's entry): letter -> keys. chessgroundx
    * only drops onto empty squares, so the view catches these gestures itself. */
@@ -81,14 +84,14 @@ export class BoardView {
     this.theme = themeFor(variant.name);
     this.orientationValue = orientation;
     this.api?.destroy();
-    this.wrap.className = `board-wrap ${this.theme.className}${this.theme.turnEnemy ? ' turn-enemy' : ''}`;
+    this.wrap.className = `board-wrap ${this.theme.className}`;
     this.wrap.style.setProperty('--files', String(variant.files));
     this.wrap.style.setProperty('--ranks', String(variant.ranks));
     const hands = variant.handKinds;
     const hasHands = !!hands && (hands.white.length > 0 || hands.black.length > 0);
     for (const p of [this.pocketTop, this.pocketBottom]) {
       p.innerHTML = '';
-      p.className = `pocket-holder ${this.theme.className}${this.theme.turnEnemy ? ' turn-enemy' : ''}`;
+      p.className = `pocket-holder ${this.theme.className}`;
       p.hidden = !hasHands;
     }
     const config: Config = {
@@ -128,6 +131,7 @@ export class BoardView {
     if (!this.api || !this.variant) return;
     const placement = readPlacement(pos.fen, this.variant.files, this.variant.ranks);
     this.placement = placement;
+    this.lines = pos.lines ?? [];
     const dests: cg.Dests = new Map();
     this.occupiedDrops = new Map();
     if (pos.movable) {
@@ -225,7 +229,7 @@ export class BoardView {
   private paintBoard(): void {
     const board = this.wrap.querySelector('cg-board') as HTMLElement | null;
     if (!board || !this.placement) return;
-    board.style.backgroundImage = boardImage(this.theme, this.placement, this.orientationValue);
+    board.style.backgroundImage = boardImage(this.theme, this.placement, this.orientationValue, this.lines);
   }
 
   /** Catches a hand piece put onto a square that holds a piece (by click or by drag) when

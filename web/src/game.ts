@@ -4,6 +4,7 @@
 // writes PGN and FEN. The views (board, clocks, move list) only show what it tells them.
 
 import type { BoardView, Gesture } from './board';
+import { cannonLines } from './cannonlines';
 import { choose, type Choice } from './chooser';
 import { Clocks, type TimeControl } from './clock';
 import type { EngineClient, SearchLimits } from './engine';
@@ -440,6 +441,9 @@ export class GameController {
       moves: canMove ? g.legalMoves() : [],
       lastMove: lastFacts,
       check: live ? g.inCheck() : false,
+      lines: themeFor(this.variant.name).cannonLines
+        ? cannonLines(this.rules, this.variant.name, fen, this.variant.files, this.variant.ranks)
+        : [],
     });
     this.moveList.set(
       this.plies.map(p => ({ san: p.facts.san, uci: p.facts.uci })),

@@ -4,8 +4,8 @@
 // the Cannonrider's colours follow its rules file (b1 dark), which XBoard's command line in
 // docs/xboard.md also paints.
 
-import type { Color, Placement } from './rules';
-import { squareName } from './rules';
+import type { Color, Placement, Square } from './rules';
+import { coords, squareName } from './rules';
 
 export type BoardStyle = 'checker' | 'shogi' | 'grid';
 
@@ -15,11 +15,12 @@ export interface Theme {
    * (file + rank + darkOffset) is even. Chess: a1 dark (offset 0). The Gustavian board's
    * ordinary a1 is our b1, one file over (offset 1: b1 dark, a1 light). */
   darkOffset: number;
-  /** Pieces are shogi-shaped and point at the opponent (the enemy's are drawn turned). */
-  turnEnemy: boolean;
+  /** Whitcher's Cannon: the cannons (lines of soldiers that can shift) are drawn as lines. */
+  cannonLines?: boolean;
   /** Chesstonia's machinery: square -> what it is, drawn in its own colours. */
   special?: (file: number, rank: number) => 'track' | 'storage' | 'load' | null;
-  /** The class the board wrap gets (piece sets and sizes in the style sheet). */
+  /** The class the board, its hands and the chooser get: `v-<game>`, which pieces.css gives
+   * the game's piece pictures. */
   className: string;
 }
 
@@ -34,18 +35,19 @@ const chesstoniaSpecial = (file: number, rank: number): 'track' | 'storage' | 'l
 };
 
 export function themeFor(variant: string): Theme {
+  const className = `v-${variant}`;
   switch (variant) {
     case 'cannonshogi':
-      return { style: 'shogi', darkOffset: 0, turnEnemy: true, className: 'v-cannonshogi' };
+      return { style: 'shogi', darkOffset: 0, className };
     case 'cannon':
-      return { style: 'grid', darkOffset: 0, turnEnemy: false, className: 'v-cannon' };
+      return { style: 'grid', darkOffset: 0, className, cannonLines: true };
     case 'cannonrider':
     case 'cannonriderscorpion':
-      return { style: 'checker', darkOffset: 1, turnEnemy: false, className: 'v-cannonrider' };
+      return { style: 'checker', darkOffset: 1, className };
     case 'chesstonia':
-      return { style: 'checker', darkOffset: 0, turnEnemy: false, className: 'v-chesstonia', special: chesstoniaSpecial };
+      return { style: 'checker', darkOffset: 0, className, special: chesstoniaSpecial };
     default:
-      return { style: 'checker', darkOffset: 0, turnEnemy: false, className: 'v-chess' };
+      return { style: 'checker', darkOffset: 0, className };
   }
 }
 
@@ -56,16 +58,23 @@ const SHOGI_LINE = '#5b4421';
 const GRID_BG = '#dcb978';
 const GRID_LINE = '#4a3518';
 
+/** A line drawn on the board under the pieces, from one square's centre to another's. */
+export interface BoardLine {
+  from: Square;
+  to: Square;
+  side: Color;
+}
+
 /** The board's picture (an SVG data URL), drawn as seen with `orientation` at the bottom:
- * one unit per square. */
-export function boardImage(theme: Theme, placement: Placement, orientation: Color): string {
+ * one unit per square; `lines` (Whitcher's cannons) on top of it. */
+export function boardImage(theme: Theme, placement: Placement, orientation: Color, lines: BoardLine[] = []): string {
   const { files, ranks, holes } = placement;
   const flip = orientation === 'black';
   const x = (f: number) => (flip ? files - 1 - f : f);
   const y = (r: number) => (flip ? r : ranks - 1 - r);
   const parts: string[] = [];
   const rect = (f: number, r: number, fill: string, extra = '') =>
-    parts.push(`<rect x="${x(f)}" y="${y(r)}" width="1" height="1" fill="${fill}"${extra}/>`);
+    parts.push(`<rect x="${x(f)}" y="${y(r)}" width="1" height="1" fill="${fill}" shape-rendering="crispEdges"${extra}/>`);
 
   if (theme.style === 'checker') {
     for (let f = 0; f < files; f++)
@@ -119,8 +128,16 @@ export function boardImage(theme: Theme, placement: Placement, orientation: Colo
         `<line x1="0.5" y1="${y(r) + 0.5}" x2="${files - 0.5}" y2="${y(r) + 0.5}" stroke="${GRID_LINE}" stroke-width="0.08"/>`,
       );
   }
+  for (const l of lines) {
+    const [f1, r1] = coords(l.from);
+    const [f2, r2] = coords(l.to);
+    const stroke = l.side === 'white' ? 'rgba(255,250,235,0.85)' : 'rgba(25,20,15,0.8)';
+    parts.push(
+      `<line x1="${x(f1) + 0.5}" y1="${y(r1) + 0.5}" x2="${x(f2) + 0.5}" y2="${y(r2) + 0.5}" stroke="${stroke}" stroke-width="0.16" stroke-linecap="round"/>`,
+    );
+  }
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${files} ${ranks}" preserveAspectRatio="none" shape-rendering="crispEdges">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${files} ${ranks}" preserveAspectRatio="none">` +
     parts.join('') +
     '</svg>';
   return `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
