@@ -2,7 +2,7 @@
 // browser a tool downloads), against web/dist/ served on localhost by web/serve.mjs.
 //
 //   node test/page.spec.mjs            (from web/, after scripts/web.sh build)
-//   CHROMIUM=/path/to/chromium SCREENSHOTS=0 node test/page.spec.mjs
+//   CHROMIUM=/path/to/chromium SCREENSHOTS=/tmp/shots node test/page.spec.mjs  (0: none)
 //
 // For each game: the page loads it, a legal move made with the mouse is played, the engine
 // answers with a legal move (checked by the rules API), and an illegal gesture sends nothing
@@ -22,9 +22,10 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = join(here, '..');
-const shots = join(web, '..', 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// SCREENSHOTS: a folder for the pictures (default docs/screenshots/), or 0 for none
 const SCREENSHOTS = process.env.SCREENSHOTS !== '0';
+const shots = process.env.SCREENSHOTS && SCREENSHOTS ? process.env.SCREENSHOTS : join(web, '..', 'docs', 'screenshots');
 const MOVETIME = 0.2;
 
 let server;
@@ -365,6 +366,34 @@ test('take back and start again', async () => {
   await playAndAnswer(() => drag('b1', 'c3'), 'b1c3');
   await page.click('#new-game');
   s = await waitFor(s => s.moves.length === 0, 'a new game');
+});
+
+test('touch: tap a piece, tap its square; tap a hand piece, tap a square', async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 1200 }, hasTouch: true, isMobile: true });
+  const touchPage = await context.newPage();
+  touchPage.on('pageerror', e => pageErrors.push(e.message));
+  try {
+    await touchPage.goto(`${base}?movetime=${MOVETIME}&side=white&variant=cannon`);
+    await touchPage.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+    const touchState = () => touchPage.evaluate(() => window.cannonadePage.controller.moves());
+    const tapSquare = async sq => {
+      const c = await touchPage.evaluate(sq => window.cannonadePage.board.squareCenter(sq), sq);
+      await touchPage.touchscreen.tap(c.x, c.y);
+    };
+    // the town from the hand
+    const town = await touchPage.locator('#pocket-bottom piece.white.t-piece').boundingBox();
+    await touchPage.touchscreen.tap(town.x + town.width / 2, town.y + town.height / 2);
+    await tapSquare('f1');
+    await touchPage.waitForFunction(() => window.cannonadePage.controller.moves().length >= 2 && !window.cannonadePage.controller.isThinking);
+    assert.equal((await touchState())[0], 'T@f1');
+    // a soldier's step
+    await tapSquare('c4');
+    await tapSquare('c5');
+    await touchPage.waitForFunction(() => window.cannonadePage.controller.moves().length >= 3);
+    assert.equal((await touchState())[2], 'c4c5');
+  } finally {
+    await context.close();
+  }
 });
 
 test('no errors on the page', () => {
