@@ -94,7 +94,10 @@ export class BoardView {
       p.className = `pocket-holder ${this.theme.className}`;
       p.hidden = !hasHands;
     }
+    // the start position until the first `show` (chessgroundx reads its hands from a FEN)
+    this.placement = readPlacement(variant.startFen, variant.files, variant.ranks);
     const config: Config = {
+      fen: this.boardFen(this.placement),
       orientation,
       coordinates: true,
       autoCastle: false,
@@ -123,7 +126,18 @@ export class BoardView {
     if (top) this.pocketTop.appendChild(top);
     if (bottom) this.pocketBottom.appendChild(bottom);
     this.api = Chessground(this.wrap, config, top, bottom);
+    this.labelRanks();
     this.publishSquareSize();
+  }
+
+  /** Rank labels from the game's first rank number (chessgroundx writes 1..N; it redraws
+   * them when the board turns). */
+  private labelRanks(): void {
+    const base = this.theme.rankBase;
+    if (base === 1) return;
+    this.wrap.querySelectorAll('coords.side coord').forEach((c, i) => {
+      c.textContent = String(i + base);
+    });
   }
 
   /** Shows a position: its pieces and hands, whose turn, the legal destinations. */
@@ -178,6 +192,7 @@ export class BoardView {
   flip(): void {
     this.orientationValue = this.orientationValue === 'white' ? 'black' : 'white';
     this.api?.set({ orientation: this.orientationValue });
+    this.labelRanks();
     this.paintBoard();
   }
 

@@ -288,6 +288,7 @@ export class GameController {
     };
     if (end) headers.Result = end.result;
     if (this.otherEnd) headers.Termination = this.otherEnd.text;
+    if (typeof this.game.pgn !== 'function') return '';
     return this.game.pgn(headers);
   }
 

@@ -15,6 +15,10 @@ export interface Theme {
    * (file + rank + darkOffset) is even. Chess: a1 dark (offset 0). The Gustavian board's
    * ordinary a1 is our b1, one file over (offset 1: b1 dark, a1 light). */
   darkOffset: number;
+  /** The number the first rank is labelled with: 1, or 0 where the game's notation numbers a
+   * 10-rank board's ranks from 0 (Whitcher's Cannon, whose PGN moves are XBoard's: `T@e0`),
+   * so that the board's labels and the move list agree. */
+  rankBase: number;
   /** Whitcher's Cannon: the cannons (lines of soldiers that can shift) are drawn as lines. */
   cannonLines?: boolean;
   /** Chesstonia's machinery: square -> what it is, drawn in its own colours. */
@@ -38,16 +42,16 @@ export function themeFor(variant: string): Theme {
   const className = `v-${variant}`;
   switch (variant) {
     case 'cannonshogi':
-      return { style: 'shogi', darkOffset: 0, className };
+      return { style: 'shogi', darkOffset: 0, rankBase: 1, className };
     case 'cannon':
-      return { style: 'grid', darkOffset: 0, className, cannonLines: true };
+      return { style: 'grid', darkOffset: 0, rankBase: 0, className, cannonLines: true };
     case 'cannonrider':
     case 'cannonriderscorpion':
-      return { style: 'checker', darkOffset: 1, className };
+      return { style: 'checker', darkOffset: 1, rankBase: 1, className };
     case 'chesstonia':
-      return { style: 'checker', darkOffset: 0, className, special: chesstoniaSpecial };
+      return { style: 'checker', darkOffset: 0, rankBase: 1, className, special: chesstoniaSpecial };
     default:
-      return { style: 'checker', darkOffset: 0, className };
+      return { style: 'checker', darkOffset: 0, rankBase: 1, className };
   }
 }
 
