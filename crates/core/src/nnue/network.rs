@@ -152,9 +152,19 @@ impl Network {
 }
 
 /// `sum(clamp(acc, 0, qa)^2 * w)` over one perspective. Requires `qa <= 255` and
-/// `|w| <= MAX_OUT_WEIGHT` (see [`Network::evaluate`]). The portable version: x86-64 uses
-/// the equivalent ones of [`simd`], checked against this one by the tests.
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// `|w| <= MAX_OUT_WEIGHT` (see [`Network::evaluate`]). The portable version: x86-64 and
+/// WebAssembly with SIMD use the equivalent ones of [`simd`], checked against this one by the
+/// tests.
+#[cfg_attr(
+    all(
+        any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(test)
+    ),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
     let mut total = 0i64;
@@ -174,7 +184,16 @@ fn screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
 }
 
 /// Both perspectives' [`screlu_dot`], summed.
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[cfg_attr(
+    all(
+        any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(test)
+    ),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn screlu_dot2(stm: &[i16], ws: &[i16], nstm: &[i16], wn: &[i16], qa: i16) -> i64 {
     screlu_dot(stm, ws, qa) + screlu_dot(nstm, wn, qa)
@@ -235,8 +254,50 @@ fn apply_delta(
 ///   sum is exact and equal to [`screlu_dot`]'s. SSE2 is part of x86-64, so that version needs
 ///   no check; the AVX2 one (twice as wide) is used when the CPU has AVX2.
 ///
+/// WebAssembly built with `simd128` (the browser build, scripts/build-wasm.sh) has the same
+/// instruction as `pmaddwd`, `i32x4.dot_i16x8_s`, and its output layer is the SSE2 one in
+/// WebAssembly's 128-bit vectors (below, `screlu_dot_simd128`). Its accumulator update is the
+/// portable loop, which the compiler turns into `i16x8` adds by itself. The feature is fixed
+/// when the module is built (a browser without it refuses the module), so there is no check at
+/// run time; WebAssembly's vector instructions need no `unsafe`.
+///
 /// Everything is integer arithmetic, so every path gives the same bits.
 mod simd {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    use std::arch::wasm32::*;
+
+    /// 8 `i16` from a slice of exactly 8, built lane by lane (one `v128.load` once compiled;
+    /// the intrinsic load would need `unsafe` for its raw pointer).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn lanes8(x: &[i16]) -> v128 {
+        let x: &[i16; 8] = x.try_into().expect("8 values");
+        i16x8(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
+    }
+
+    /// [`super::screlu_dot`] with WebAssembly's `i32x4.dot_i16x8_s` (see the module
+    /// documentation): the SSE2 version's arithmetic, 8 values a step, each step's four 32-bit
+    /// lanes (at most 2 * 65,025 * 2,048 < 2^28 in size) widened into two 64-bit ones.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline]
+    fn screlu_dot_simd128(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+        let zero = i16x8_splat(0);
+        let top = i16x8_splat(qa);
+        let mut total = i64x2_splat(0);
+        for (a, w) in acc.chunks_exact(8).zip(weights.chunks_exact(8)) {
+            let v = i16x8_min(i16x8_max(lanes8(a), zero), top);
+            let w = lanes8(w);
+            // `v * v` fits 16 bits unsigned (v <= 255); halved, each part fits signed.
+            let sq = i16x8_mul(v, v);
+            let lo = u16x8_shr(sq, 1);
+            let hi = i16x8_sub(sq, lo);
+            let s = i32x4_add(i32x4_dot_i16x8(lo, w), i32x4_dot_i16x8(hi, w));
+            total = i64x2_add(total, i64x2_extend_low_i32x4(s));
+            total = i64x2_add(total, i64x2_extend_high_i32x4(s));
+        }
+        i64x2_extract_lane::<0>(total) + i64x2_extract_lane::<1>(total)
+    }
+
     #[cfg(target_arch = "x86_64")]
     use std::arch::x86_64::*;
 
@@ -355,7 +416,14 @@ mod simd {
                 screlu_dot_sse2(stm, ws, qa) + screlu_dot_sse2(nstm, wn, qa)
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            screlu_dot_simd128(stm, ws, qa) + screlu_dot_simd128(nstm, wn, qa)
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
         super::screlu_dot2(stm, ws, nstm, wn, qa)
     }
 

@@ -1,0 +1,219 @@
+//! The engine as the Web Worker runs it: the core's UCI adapter on a host without threads.
+//!
+//! A search runs on the worker's only thread, inside the call that handles `go`, so the worker
+//! cannot take the page's next message until it returns. What the page sends meanwhile reaches
+//! it through [`Host::poll`](cannonade_core::host::Host::poll), which the search calls every few
+//! thousand nodes: the poll reads the lines the page wrote since (a SharedArrayBuffer ring,
+//! read by the JavaScript the worker runs), and the core's rule of what is answered during a
+//! search ([`Uci::interim`]) acts on each at once (`isready`, `stop`, `ponderhit`) or tells the
+//! search to stop for it; the lines left to handle wait in a queue, in order, for the search to
+//! return. Where the page has no shared memory there is no such input: the poll reads nothing,
+//! and `web/engine/cannonade.js` stops a search by ending the worker (see docs/web.md).
+//!
+//! Everything here is plain Rust, tested natively; [`crate::bindings`] connects it to
+//! JavaScript.
+
+use cannonade_core::engine::Remote;
+use cannonade_core::games::Notation;
+use cannonade_core::host::SingleThread;
+use cannonade_core::protocol::uci::{Interim, Uci};
+use cannonade_core::protocol::{Adapter, Output};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+/// Lines that arrived while the worker was busy: `wait` says whether the caller has nothing
+/// else to do (the search waits for `stop` or `ponderhit`), so that a reader may block for a
+/// moment. Returns whatever complete lines it has, possibly none.
+pub type ReadLines = Box<dyn Fn(bool) -> Vec<String> + Send + Sync>;
+
+/// What the engine shares with the host's `poll`, which runs while the engine is busy.
+struct Shared {
+    out: Output,
+    input: Option<ReadLines>,
+    /// The adapter's handle on its running search, set once the adapter exists.
+    remote: OnceLock<Remote>,
+    /// Lines to handle, in the order they came.
+    pending: Mutex<VecDeque<String>>,
+    /// The adapter asked to be woken (a search or job ended): `on_wake` is due.
+    woke: Arc<AtomicBool>,
+}
+
+impl Shared {
+    fn push(&self, line: String) {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(line);
+    }
+
+    fn pop(&self) -> Option<String> {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+    }
+
+    /// The host's poll: each line that came meanwhile goes through the core's rule of what
+    /// is answered during a search; those it leaves to the adapter wait their turn.
+    fn poll(&self, idle: bool) {
+        let Some(read) = &self.input else { return };
+        let Some(remote) = self.remote.get() else {
+            return;
+        };
+        for line in read(idle) {
+            match Uci::interim(&line, remote, &self.out) {
+                Interim::Done | Interim::Stop => {}
+                Interim::StopThenHandle | Interim::Handle => self.push(line),
+            }
+        }
+    }
+}
+
+/// The worker's engine: UCI lines in, UCI lines out through `print`.
+pub struct WorkerEngine {
+    uci: Uci,
+    shared: Arc<Shared>,
+    quit: bool,
+}
+
+impl WorkerEngine {
+    /// An engine whose clock is `now`, writing its lines with `print`; `input`, where the page
+    /// can write lines the worker reads while it is busy (a shared ring), is read by the
+    /// searches' polls and by [`WorkerEngine::pump`].
+    pub fn new(
+        now: impl Fn() -> Duration + Send + Sync + 'static,
+        print: impl Fn(&str) + Send + Sync + 'static,
+        input: Option<ReadLines>,
+    ) -> WorkerEngine {
+        // The adapter's wake comes, on a host without threads, before the call that ran the
+        // work returns: a flag read after each line is enough.
+        let woke = Arc::new(AtomicBool::new(false));
+        let set_woke = Arc::clone(&woke);
+        let out = Output::new(print, move || set_woke.store(true, Relaxed));
+        let shared = Arc::new(Shared {
+            out: out.clone(),
+            input,
+            remote: OnceLock::new(),
+            pending: Mutex::new(VecDeque::new()),
+            woke,
+        });
+        let polled = Arc::clone(&shared);
+        let host = SingleThread::new(now).on_poll(move |idle| polled.poll(idle));
+        let uci = Uci::new(Arc::new(host), out);
+        let _ = shared.remote.set(uci.remote());
+        WorkerEngine {
+            uci,
+            shared,
+            quit: false,
+        }
+    }
+
+    /// Handles one line (several, if it holds line breaks, as a pipe would deliver them) and
+    /// whatever arrived while it ran; false once `quit` was handled.
+    pub fn command(&mut self, text: &str) -> bool {
+        for line in split_lines(text) {
+            self.shared.push(line);
+        }
+        self.run_pending()
+    }
+
+    /// Handles the lines of the input until it has no more; false once `quit` was handled.
+    pub fn pump(&mut self) -> bool {
+        loop {
+            let Some(read) = &self.shared.input else {
+                return !self.quit;
+            };
+            let lines = read(false);
+            if lines.is_empty() {
+                return !self.quit;
+            }
+            for line in lines {
+                self.shared.push(line);
+            }
+            if !self.run_pending() {
+                return false;
+            }
+        }
+    }
+
+    fn run_pending(&mut self) -> bool {
+        while !self.quit {
+            let Some(line) = self.shared.pop() else { break };
+            let go_on = self.uci.handle(&line);
+            self.after_work();
+            if !go_on {
+                self.uci.finish();
+                self.quit = true;
+            }
+        }
+        !self.quit
+    }
+
+    fn after_work(&mut self) {
+        if self.shared.woke.swap(false, Relaxed) {
+            self.uci.on_wake();
+        }
+    }
+
+    /// The first legal move of the current position (`None` when the game is over): the move
+    /// the page gives as `bestmove` when it must stop a search that has not yet reported one
+    /// and cannot reach it (no shared memory, see docs/web.md).
+    pub fn first_legal_move(&self) -> Option<String> {
+        self.uci
+            .engine()
+            .state()
+            .session()
+            .legal_moves(Notation::Uci)
+            .into_iter()
+            .next()
+    }
+}
+
+/// The lines of a text as a pipe delivers them to the native engine (which reads up to each
+/// line end and trims the end): split at `\n`, each trimmed at its end.
+fn split_lines(text: &str) -> Vec<String> {
+    text.split('\n')
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+/// What each UCI command means to a running search, by the core's rule ([`Uci::interim`]),
+/// for the page of a worker without shared memory (which must act on lines itself while the
+/// worker searches): `done` (answered at once, `isready` and `ponderhit`), `stop`,
+/// `stopThenHandle` (a command that needs the engine idle) or `handle` (left until the search
+/// ends). A word not listed is `handle`, as for the core.
+pub fn interim_table() -> Vec<(&'static str, &'static str)> {
+    const COMMANDS: [&str; 14] = [
+        "uci",
+        "debug",
+        "isready",
+        "setoption",
+        "register",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "quit",
+        "d",
+        "eval",
+        "bench",
+    ];
+    // Nothing runs, and the answers go nowhere: only the kind is wanted.
+    let remote = Remote::default();
+    let out = Output::new(|_| {}, || {});
+    COMMANDS
+        .iter()
+        .map(|&word| {
+            let kind = match Uci::interim(word, &remote, &out) {
+                Interim::Done => "done",
+                Interim::Stop => "stop",
+                Interim::StopThenHandle => "stopThenHandle",
+                Interim::Handle => "handle",
+            };
+            (word, kind)
+        })
+        .collect()
+}
