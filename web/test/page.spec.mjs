@@ -91,6 +91,7 @@ function state() {
       fen: controller.fen(),
       thinking: controller.isThinking,
       sent: engine.sent.length,
+      engineSent: engine.sent.slice(),
       over: controller.isOver(),
       boardFen: board.api?.getFen?.() ?? null,
     };
@@ -357,6 +358,66 @@ test('a bad FEN gets a message and the page keeps working', async () => {
   const s = await state();
   assert.equal(s.fen, before.fen, 'the game stands as it was');
   await playAndAnswer(() => drag('e2', 'e4'), 'e2e4');
+});
+
+test('the end of the game is shown with its reason', async () => {
+  await setPosition('chess', '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1');
+  const before = await state();
+  await drag('a1', 'a8');
+  const s = await waitFor(s => s.over, 'the mate');
+  assert.deepEqual(s.moves, ['a1a8']);
+  const outcome = await hook(() => window.cannonadePage.controller.outcome());
+  assert.equal(outcome.result, '1-0');
+  const status = await page.textContent('#status');
+  assert.ok(status.includes('1-0') && status.includes(outcome.text), status);
+  assert.ok((await page.textContent('#moves .result')).includes(outcome.text));
+  await page.waitForTimeout(300);
+  const after = await state();
+  assert.ok(!after.engineSent.slice(before.sent).some(l => l.startsWith('go')), 'no search after the end');
+});
+
+test('clocks: both shown and running, the engine gets wtime/btime/winc/binc', async () => {
+  await page.selectOption('#variant', 'chess');
+  await page.check('input[name=side][value=white]');
+  await page.check('input[name=timing][value=clock]');
+  await page.fill('#minutes', '0.25');
+  await page.fill('#increment', '1');
+  await page.click('#new-game');
+  await waitFor(s => s.variant === 'chess' && s.moves.length === 0, 'a new game with clocks');
+  assert.ok(await page.isVisible('#clock-top .clock-face'));
+  assert.ok(await page.isVisible('#clock-bottom .clock-face'));
+  const t0 = await page.textContent('#clock-bottom .clock-face');
+  await page.waitForTimeout(1200);
+  const t1 = await page.textContent('#clock-bottom .clock-face');
+  assert.notEqual(t0, t1, 'the clock of the side to move runs');
+  assert.ok(await page.isVisible('#clock-bottom .clock-face.running'));
+  const s = await playAndAnswer(() => drag('e2', 'e4'), 'e2e4');
+  const go = s.engineSent.filter(l => l.startsWith('go ')).pop();
+  assert.match(go, /^go wtime \d+ btime \d+ winc 1000 binc 1000$/);
+  // back to a time per move for what follows
+  await page.check('input[name=timing][value=movetime]');
+});
+
+test('FEN and PGN out, PGN in', async () => {
+  await newGame('chess');
+  await playAndAnswer(() => drag('e2', 'e4'), 'e2e4');
+  const s = await state();
+  assert.equal(await page.inputValue('#fen'), s.fen);
+  const pgn = await page.inputValue('#pgn');
+  const sans = await hook(() => [...document.querySelectorAll('#moves .move:not(.blank)')].map(m => m.textContent));
+  for (const san of sans) assert.ok(pgn.includes(san), `${san} in the PGN`);
+  // a game read back: the same moves
+  await page.fill('#pgn', pgn);
+  await page.click('#pgn-load');
+  await page.waitForSelector('#io-message:not(.error)');
+  const back = await waitFor(s => s.moves.length >= 2, 'the game read back');
+  assert.deepEqual(back.moves.slice(0, 2), s.moves.slice(0, 2));
+  // a bad PGN: a message, the game stays
+  await page.fill('#pgn', '1. e4 e5 2. Ke3 Ke7');
+  await page.click('#pgn-load');
+  await page.waitForSelector('#io-message.error');
+  assert.match(await page.textContent('#io-message'), /PGN refused/);
+  assert.deepEqual((await state()).moves.slice(0, 2), s.moves.slice(0, 2));
 });
 
 test('take back and start again', async () => {
