@@ -399,7 +399,14 @@ export class GameController {
 
   private async ask(matches: MoveFacts[]): Promise<MoveFacts | null> {
     const choices: Choice[] = matches.map(m => ({ label: m.san, piece: this.pieceAfter(m) }));
-    const i = await choose(this.chooserHost, themeFor(this.variant.name).className, choices, 'Which move?');
+    // the question in a player's words, from what the rules say of the moves
+    const pieces = new Set(choices.map(c => c.piece));
+    const title = matches.every(m => m.promotionChoice)
+      ? 'Promote?'
+      : pieces.size === choices.length && !pieces.has(null)
+        ? 'Which piece?'
+        : 'Which move?';
+    const i = await choose(this.chooserHost, themeFor(this.variant.name).className, choices, title);
     return i === null ? null : matches[i];
   }
 
