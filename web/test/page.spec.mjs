@@ -420,6 +420,43 @@ test('FEN and PGN out, PGN in', async () => {
   assert.deepEqual((await state()).moves.slice(0, 2), s.moves.slice(0, 2));
 });
 
+test('playing black: the engine opens, the board is turned, a mouse move is played', async () => {
+  await newGame('swedishcannon', 'black');
+  const first = await waitFor(s => s.moves.length >= 1 && !s.thinking, "the engine's first move");
+  assert.equal(await hook(() => window.cannonadePage.board.orientation), 'black');
+  assert.ok(await page.isVisible('.cg-wrap.orientation-black'));
+  const moves = await legalMoves();
+  const mv = moves.find(m => m.from && !m.drop);
+  await playAndAnswer(() => drag(mv.from, mv.to), mv.uci);
+  assert.ok(first.moves.length === 1);
+  // the board turned back by hand: moves by mouse still land where they should
+  await page.click('#flip');
+  assert.equal(await hook(() => window.cannonadePage.board.orientation), 'white');
+  const again = (await legalMoves()).find(m => m.from && !m.drop);
+  await playAndAnswer(() => drag(again.from, again.to), again.uci);
+});
+
+test("the engine's level: Skill Level, or UCI_LimitStrength with UCI_Elo", async () => {
+  await page.check('input[name=level-kind][value=elo]');
+  await page.fill('#elo', '1200');
+  await newGame('chess');
+  let sent = (await state()).engineSent;
+  const lastNewGame = sent.lastIndexOf('ucinewgame');
+  const after = sent.slice(lastNewGame);
+  assert.ok(after.includes('setoption name UCI_LimitStrength value true'), after.join(' | '));
+  assert.ok(after.includes('setoption name UCI_Elo value 1200'), after.join(' | '));
+  await page.check('input[name=level-kind][value=skill]');
+  await page.fill('#skill', '3');
+  await newGame('chess');
+  sent = (await state()).engineSent;
+  const tail = sent.slice(sent.lastIndexOf('ucinewgame'));
+  assert.ok(tail.includes('setoption name UCI_LimitStrength value false'), tail.join(' | '));
+  assert.ok(tail.includes('setoption name Skill Level value 3'), tail.join(' | '));
+  await playAndAnswer(() => drag('e2', 'e4'), 'e2e4');
+  // full strength again for what follows
+  await page.fill('#skill', '20');
+});
+
 test('take back and start again', async () => {
   await newGame('chess');
   await playAndAnswer(() => drag('g1', 'f3'), 'g1f3');
