@@ -22,7 +22,8 @@ npm_ci() {
 
 build_page() {
   npm_ci
-  (cd web && node build.mjs)
+  # the page's types against chessgroundx's and the rules API's, then the bundle
+  (cd web && node_modules/.bin/tsc --noEmit -p . && node build.mjs)
 }
 
 case "${1:-build}" in

@@ -303,6 +303,16 @@ test('Swedish Cannon Chess: the cannon enters on a pawn, which is pushed on', as
   await newGame('swedishcannon');
   const s = await playAndAnswer(() => dragFromHand('C', 'e2'), 'C@e2');
   assert.ok(s.moves[0] === 'C@e2');
+  const pawnMoved = await hook(() => window.cannonadePage.controller.game.moves().length);
+  assert.ok(pawnMoved >= 2);
+  // the second cannon by clicks: the hand's cannon, then a pawn it may enter on
+  const entry = (await legalMoves()).find(m => m.drop === 'C' && m.displaced);
+  assert.ok(entry, 'a second entry is legal');
+  const hand = page.locator('#pocket-bottom piece.white.c-piece');
+  await playAndAnswer(async () => {
+    await hand.click();
+    await clickSquare(entry.to);
+  }, entry.uci);
 });
 
 test('Cannon: a town is placed from the hand', async () => {
