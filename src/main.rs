@@ -302,7 +302,9 @@ fn main() -> ExitCode {
         Some(Command::Spsa(args)) => cannonade_tools::spsa::run(&args),
         Some(Command::Match { args }) => cannonade_tools::match_runner::run(&args),
         None => {
-            cannonade_core::protocol::run_stdin();
+            cannonade_native::stdio::run(std::sync::Arc::new(
+                cannonade_native::simple_host::SimpleHost::new(),
+            ));
             Ok(())
         }
     };

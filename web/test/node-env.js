@@ -73,13 +73,40 @@ async function startEngine(api, options) {
       waiter();
     }
   });
+  const c = collector(lines, (l) => engine.postMessage(l), () => engine.terminate(), (w) => (waiter = w));
+  c.engine = engine;
+  return c;
+}
+
+// The native engine, driven as the browser build is: `send`, `until`, `quit`.
+function startNative() {
+  const child = spawn(NATIVE, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = [];
+  let waiter = null;
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      lines.push(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+    }
+    if (waiter !== null) {
+      waiter();
+    }
+  });
+  return collector(lines, (l) => child.stdin.write(l + '\n'), () => child.stdin.end(), (w) => (waiter = w));
+}
+
+// `send`, `until` and `quit` over a list of lines that grows.
+function collector(lines, write, end, setWaiter) {
   let read = 0;
   return {
-    engine,
     lines,
     send(...ls) {
       for (const l of ls) {
-        engine.postMessage(l);
+        write(l);
       }
     },
     // Resolves with the lines since the last call up to the first that `test` accepts; fails
@@ -87,11 +114,12 @@ async function startEngine(api, options) {
     until(test, limitMs = 120000) {
       const match = typeof test === 'string' ? (l) => l === test : typeof test === 'function' ? test : (l) => test.test(l);
       return new Promise((resolve, reject) => {
+        const start = read;
         const look = () => {
           while (read < lines.length) {
             const line = lines[read++];
             if (match(line)) {
-              waiter = null;
+              setWaiter(null);
               clearTimeout(timer);
               resolve(lines.slice(start, read));
               return true;
@@ -99,19 +127,16 @@ async function startEngine(api, options) {
           }
           return false;
         };
-        const start = read;
         const timer = setTimeout(() => {
-          waiter = null;
+          setWaiter(null);
           reject(new Error(`no line matching ${test} within ${limitMs} ms; last lines: ${lines.slice(-5).join(' | ')}`));
         }, limitMs);
         if (!look()) {
-          waiter = look;
+          setWaiter(look);
         }
       });
     },
-    quit() {
-      engine.terminate();
-    },
+    quit: end,
   };
 }
 
@@ -155,4 +180,4 @@ function requireNative() {
   }
 }
 
-module.exports = { ROOT, DIST, NATIVE, loadBuild, startEngine, nativeAnswers, nativeTool, nativeToolAsync, requireNative, installFetch };
+module.exports = { ROOT, DIST, NATIVE, loadBuild, startEngine, startNative, nativeAnswers, nativeTool, nativeToolAsync, requireNative, installFetch };

@@ -3,7 +3,119 @@
 //! whose message is the native engine's.
 
 use crate::rules::{self, RulesError, RulesGame};
+use crate::worker::{self, WorkerEngine};
+use std::cell::RefCell;
+use std::time::Duration;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The clock of the page or worker, milliseconds since it started (never goes back).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+thread_local! {
+    // The JavaScript functions the worker's engine writes its lines with and reads the page's
+    // ring with. A wasm module without threads has one thread; the engine's host and output
+    // must be `Send + Sync` (the core does not know there is one thread), so they reach these
+    // through the thread's own storage rather than holding them.
+    static PRINT: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    static READ: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+fn print(line: &str) {
+    PRINT.with(|p| {
+        if let Some(f) = p.borrow().as_ref() {
+            // A listener that throws is the page's problem, not the engine's.
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(line));
+        }
+    });
+}
+
+/// The lines the page wrote into the ring, read by the worker's JavaScript (which may wait
+/// up to `wait_ms` for them); none when there is no ring or nothing was written.
+fn read(wait: bool) -> Vec<String> {
+    /// How long a search that only waits for `stop` blocks in one poll.
+    const IDLE_WAIT_MS: f64 = 5.0;
+    let text = READ.with(|r| {
+        let r = r.borrow();
+        let f = r.as_ref()?;
+        let wait_ms = if wait { IDLE_WAIT_MS } else { 0.0 };
+        f.call1(&JsValue::NULL, &JsValue::from_f64(wait_ms))
+            .ok()
+            .and_then(|v| v.as_string())
+    });
+    text.map(|t| t.split('\n').map(|l| l.trim_end().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn clock() -> Duration {
+    Duration::from_secs_f64(performance_now().max(0.0) / 1000.0)
+}
+
+/// A panic aborts the module (WebAssembly has no unwinding here): no input should cause one,
+/// and if one happens its message goes to the console (and to the engine's output, in the
+/// worker) before the trap reaches JavaScript. Run when the module is instantiated.
+#[wasm_bindgen(start)]
+fn report_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("Cannonade: internal error: {info}");
+        console_error(&message);
+        print(&format!("info string error: {message}"));
+    }));
+}
+
+/// The engine, for the Web Worker: UCI lines in (`command`, or `pump` for the ring), UCI
+/// lines out through `print`.
+#[wasm_bindgen]
+pub struct Engine(WorkerEngine);
+
+#[wasm_bindgen]
+impl Engine {
+    /// `print(line)` gets every line the engine writes. `read(waitMs)`, given where the page
+    /// shares a ring of input with the worker, returns the complete lines written into it
+    /// since it was last called (joined by newlines), or null; it may wait up to `waitMs`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(print_fn: js_sys::Function, read_fn: Option<js_sys::Function>) -> Engine {
+        let has_input = read_fn.is_some();
+        PRINT.with(|p| *p.borrow_mut() = Some(print_fn));
+        READ.with(|r| *r.borrow_mut() = read_fn);
+        let input: Option<worker::ReadLines> = has_input.then(|| Box::new(read) as _);
+        Engine(WorkerEngine::new(clock, print, input))
+    }
+
+    /// Handles one line of UCI (or several, separated by newlines); false once `quit` was
+    /// handled.
+    pub fn command(&mut self, line: &str) -> bool {
+        self.0.command(line)
+    }
+
+    /// Handles the lines waiting in the ring; false once `quit` was handled.
+    pub fn pump(&mut self) -> bool {
+        self.0.pump()
+    }
+
+    /// The first legal move of the current position, or undefined when the game is over.
+    #[wasm_bindgen(js_name = firstLegalMove)]
+    pub fn first_legal_move(&self) -> Option<String> {
+        self.0.first_legal_move()
+    }
+}
+
+/// What each UCI command means to a running search, by the core's rule, as JSON:
+/// `{"isready": "done", "stop": "stop", "go": "stopThenHandle", "d": "handle", ...}`.
+#[wasm_bindgen(js_name = interimTableJson)]
+pub fn interim_table_json() -> String {
+    let table: serde_json::Map<String, serde_json::Value> = worker::interim_table()
+        .into_iter()
+        .map(|(word, kind)| (word.to_string(), serde_json::Value::from(kind)))
+        .collect();
+    json(&table)
+}
 
 fn js_error(e: RulesError) -> JsError {
     JsError::new(&e.to_string())

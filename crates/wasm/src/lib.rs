@@ -12,3 +12,4 @@
 
 pub mod bindings;
 pub mod rules;
+pub mod worker;

@@ -1,23 +1,67 @@
-//! Protocol adapters: UCI and XBoard, thin translators between lines of text and the engine
-//! facade ([`crate::engine`]).
-//!
-//! [`run_stdin`] reads standard input on its own thread (so commands such as `stop` and
-//! `isready` are read while a search runs) and lets the first command choose the protocol.
+//! Protocol adapters: UCI and XBoard, translators between lines of text and the engine
+//! facade ([`crate::engine::Engine`]). They read no input and write no output of their own:
+//! the program that embeds them hands each line to [`Adapter::handle`] and gives an
+//! [`Output`] where their lines go. Reading input, choosing the protocol by the first command
+//! and the end of input are the embedder's (the native program's `stdio` loop, a browser
+//! build's worker).
 
 pub mod uci;
 pub mod xboard;
 
-use std::io::BufRead;
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::Duration;
+use std::sync::Arc;
 
-/// At the end of input a running search gets this long to finish by itself (so a piped
-/// `go depth 5` still answers); then it is stopped, its move printed, and the engine exits.
-pub const END_OF_INPUT_GRACE: Duration = Duration::from_millis(500);
+/// Where an adapter's output goes, given by the program that embeds it. Both functions may be
+/// called from any thread: the owner's, or the thread a search or job runs on.
+#[derive(Clone)]
+pub struct Output {
+    line: Arc<dyn Fn(&str) + Send + Sync>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
 
-/// Lines of input, read by a separate thread. The channel closes at end of input.
-pub type Input = Receiver<String>;
+impl Output {
+    /// `line` writes one line of output (without its line end, whole: lines from two threads
+    /// must not interleave). `wake` tells the owner of the adapter that the engine has
+    /// something for it to act on (a search or job ended): the owner then calls
+    /// [`Adapter::on_wake`] on its own thread, soon. Where the work ran on the owner's own
+    /// thread, `wake` comes before the call that ran it returns.
+    pub fn new(
+        line: impl Fn(&str) + Send + Sync + 'static,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> Output {
+        Output {
+            line: Arc::new(line),
+            wake: Arc::new(wake),
+        }
+    }
+
+    /// Writes one line.
+    pub fn say(&self, line: &str) {
+        (self.line)(line);
+    }
+
+    fn wake(&self) {
+        (self.wake)();
+    }
+}
+
+/// What the embedding program drives, whichever the protocol.
+pub trait Adapter: Send {
+    /// Acts on one line of input, answering through the [`Output`]; false when the line was
+    /// `quit` (then [`Adapter::finish`] is due).
+    fn handle(&mut self, line: &str) -> bool;
+
+    /// Acts on what the engine reported since the last call (XBoard plays the move of a
+    /// search that ended); called by the owner after [`Output`]'s `wake`.
+    fn on_wake(&mut self);
+
+    /// Whether work runs that ends by itself (a search with a limit, a `perft`): at the end of
+    /// input it gets a moment to finish before [`Adapter::finish`] stops it.
+    fn working(&self) -> bool;
+
+    /// The end (`quit`, or the end of input): stops whatever runs, giving the answers owed
+    /// (the move of a search stopped).
+    fn finish(&mut self);
+}
 
 pub use crate::engine::text::{clip, clip_message, ECHO_CHARS};
 
@@ -43,54 +87,6 @@ pub fn parse_int_saturating(s: &str) -> Option<i64> {
 /// [`parse_int_saturating`], with negative numbers read as zero (a clock that ran out).
 pub fn parse_count(s: &str) -> Option<u64> {
     parse_int_saturating(s).map(|v| v.max(0) as u64)
-}
-
-/// Starts the reader thread. Invalid UTF-8 is replaced rather than ending the input.
-pub fn spawn_stdin_reader() -> Input {
-    let (tx, rx) = mpsc::channel();
-    thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            let mut lock = stdin.lock();
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match lock.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        })
-        .expect("cannot start the input thread");
-    rx
-}
-
-/// The default command: reads stdin, and the first command picks the protocol. `uci` (or any
-/// other command, as UCI engines usually accept) runs UCI; `xboard` runs the XBoard (CECP)
-/// adapter.
-pub fn run_stdin() {
-    let input = spawn_stdin_reader();
-    while let Ok(line) = input.recv() {
-        let first = line.split_whitespace().next().unwrap_or("");
-        match first {
-            "" => continue,
-            "quit" => return,
-            "xboard" => {
-                xboard::XBoard::new().run(Some(line), &input);
-                return;
-            }
-            _ => {
-                uci::Uci::new().run(Some(line), &input);
-                return;
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,61 +1,103 @@
-//! The UCI adapter: reads UCI commands, drives the [`Session`] facade, prints UCI answers.
+//! The UCI adapter: turns UCI commands into calls of the engine facade ([`Engine`]) and its
+//! reports into UCI answers.
 //!
 //! Hand-written for the variants: positions, FENs and moves are whatever the current game
 //! accepts, so no chess-only parser touches the input. Bad input is answered with
 //! `info string error: ...` and leaves the engine as it was.
+//!
+//! Which commands are answered while a search runs, and what they do to it, is decided in one
+//! place, [`Uci::interim`], for every host: the native loop (each line goes through it first)
+//! and a host whose search runs on its own thread (it hands the lines that arrive during the
+//! search to `interim` from its `poll`, and the rest to [`Uci::handle`] once `go` returned).
 
-use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
-use crate::engine::jobs::{self, Job, JobEvent, JobKind};
+use super::{clip, clip_message, parse_count, Adapter, Output};
+use crate::engine::jobs::{self, JobEvent, JobKind};
 use crate::engine::options::{self, Changed, EngineOption, OptionType, EVAL_FILE};
 use crate::engine::registry::VariantInfo;
-use crate::engine::state::EngineState;
 use crate::engine::wdl::Wdl;
+use crate::engine::{Engine, Listener, Remote, SearchId, Session};
 use crate::games::Notation;
-use crate::search::{Bound, Limits, PvInfo, Report, SearchControl, SearchResult};
+use crate::host::Host;
+use crate::search::{Bound, Limits, PvInfo, SearchResult};
 use std::sync::Arc;
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The most bad `go` parameters named one by one; the rest are counted in one line.
 const GO_ERRORS_NAMED: usize = 3;
 
-/// A search running on its own thread, so that the command loop still answers `isready`,
-/// `stop` and `quit`.
-struct Running {
-    ctl: Arc<SearchControl>,
-    /// Infinite and ponder searches end only on `stop`/`ponderhit`.
-    waits_for_stop: bool,
-    handle: JoinHandle<()>,
+/// What a line of input means to the search (or job) running now, as [`Uci::interim`] tells
+/// it. The same answers hold when nothing runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Interim {
+    /// Answered already (`isready`, `ponderhit`, a blank line): nothing more to do.
+    Done,
+    /// `stop`: the running search was told to end (it gives its move as it does); the
+    /// command is done once it has ended.
+    Stop,
+    /// A command that needs the engine idle (`go`, `position`, `setoption`, `ucinewgame`,
+    /// `bench`, `quit`): the running search was told to end; handle the line once it has.
+    StopThenHandle,
+    /// A command that leaves the search alone (`d`, `eval`, `uci`, an unknown word): handle
+    /// it as usual, during the search where the host can, or after it.
+    Handle,
 }
 
-/// The UCI engine state.
+/// The UCI engine: the facade and where the answers go.
 pub struct Uci {
-    /// Game, rule switches, table and options, kept as the XBoard adapter keeps them.
-    state: EngineState,
-    running: Option<Running>,
-    /// A `go perft` or `bench` running on its own thread.
-    job: Option<Job>,
+    engine: Engine,
+    out: Output,
 }
 
-impl Default for Uci {
-    fn default() -> Self {
-        Self::new()
+/// The facade's reports, worded for UCI.
+struct Reports {
+    out: Output,
+}
+
+impl Reports {
+    fn error(&self, msg: &str) {
+        self.out.say(&error_line(msg));
     }
 }
 
-/// Prints one line of output (stdout is line-buffered, so each line leaves at once).
-/// A closed stdout (the GUI went away) is ignored rather than a panic.
-fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{line}");
+impl Listener for Reports {
+    fn info(&self, _: SearchId, info: &PvInfo<String>, wdl: Option<Wdl>) {
+        self.out.say(&format_info(info, wdl));
+    }
+
+    fn best_move(&self, _: SearchId, r: &SearchResult<String>) {
+        self.out.say(&match (&r.best, &r.ponder) {
+            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+            (Some(b), None) => format!("bestmove {b}"),
+            (None, _) => "bestmove (none)".to_string(),
+        });
+    }
+
+    fn job(&self, kind: JobKind, event: &JobEvent) {
+        let say = |l: &str| self.out.say(l);
+        match event {
+            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+            JobEvent::PerftTotal { total, .. } => {
+                say("");
+                say(&format!("Nodes searched: {total}"));
+            }
+            JobEvent::BenchLine(line) => say(&format!("info string {line}")),
+            JobEvent::BenchDone(r) => {
+                say(&format!("Nodes searched: {}", r.nodes));
+                say(&format!("Nodes/second: {}", r.nps()));
+            }
+            JobEvent::Stopped => say(&format!("info string {} stopped", job_name(kind))),
+            JobEvent::Failed(e) => self.error(&format!("{}: {e}", job_name(kind))),
+        }
+    }
+
+    fn ended(&self) {
+        self.out.wake();
+    }
 }
 
 /// An error line; its text is cut to a length a GUI can show (see [`clip_message`]).
-fn error(msg: impl AsRef<str>) {
-    say(&format!(
-        "info string error: {}",
-        clip_message(msg.as_ref())
-    ));
+fn error_line(msg: &str) -> String {
+    format!("info string error: {}", clip_message(msg))
 }
 
 /// The `info` line of a search report; with `wdl` (`UCI_ShowWDL`), the win chances of its
@@ -113,141 +155,117 @@ pub fn option_line(o: &EngineOption) -> String {
 }
 
 impl Uci {
-    pub fn new() -> Self {
+    /// A UCI engine on `host`, answering through `out`.
+    pub fn new(host: Arc<dyn Host>, out: Output) -> Uci {
+        let reports = Arc::new(Reports { out: out.clone() });
         Uci {
-            state: EngineState::new(),
-            running: None,
-            job: None,
+            engine: Engine::new(host, Notation::Uci, reports),
+            out,
         }
     }
 
-    /// Runs until `quit` or the end of input. `first` is a line already read by the dispatcher.
-    pub fn run(&mut self, first: Option<String>, input: &Input) {
-        if let Some(line) = first {
-            if !self.handle(&line) {
-                self.finish(true);
-                return;
-            }
-        }
-        while let Ok(line) = input.recv() {
-            if !self.handle(&line) {
-                self.finish(true);
-                return;
-            }
-        }
-        // End of input: the GUI is gone. A search with a limit gets a moment to finish (so a
-        // piped `go depth 5` still answers); then, and at once for an infinite or ponder search,
-        // it is stopped and its move printed. The engine never outlives its input by more than
-        // about `END_OF_INPUT_GRACE`.
-        let deadline = Instant::now() + END_OF_INPUT_GRACE;
-        let busy = |u: &Self| {
-            u.running
-                .as_ref()
-                .is_some_and(|r| !r.waits_for_stop && !r.handle.is_finished())
-                || u.job.as_ref().is_some_and(|j| !j.is_finished())
-        };
-        while busy(self) && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(2));
-        }
-        self.finish(true);
+    /// The engine behind the adapter.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
-    /// Ends the running search or job, if any: stops it when `stop` is set or it would never
-    /// end.
-    fn finish(&mut self, stop: bool) {
-        if let Some(r) = self.running.take() {
-            if stop || r.waits_for_stop {
-                r.ctl.stop();
-            }
-            let _ = r.handle.join();
-        }
-        if let Some(job) = self.job.take() {
-            if stop {
-                job.stop();
-            } else {
-                job.wait();
-            }
-        }
+    /// A handle on the running search, for [`Uci::interim`] where the adapter is busy.
+    pub fn remote(&self) -> Remote {
+        self.engine.remote()
     }
 
-    fn stop_search(&mut self) {
-        self.finish(true);
+    fn say(&self, line: &str) {
+        self.out.say(line);
+    }
+
+    fn error(&self, msg: impl AsRef<str>) {
+        self.say(&error_line(msg.as_ref()));
+    }
+
+    /// What `line` means while a search or job runs, and what is done about it at once: the
+    /// one rule of which commands are answered during a search. It answers `isready`, passes
+    /// `ponderhit` to the search and tells it to stop for `stop` and for the commands that
+    /// need the engine idle; the rest is left to [`Uci::handle`] (see [`Interim`]). It needs
+    /// no access to the adapter, which may be busy running the search: `search` is the
+    /// adapter's [`Uci::remote`], `out` its output.
+    pub fn interim(line: &str, search: &Remote, out: &Output) -> Interim {
+        match line.split_whitespace().next().unwrap_or("") {
+            "" => Interim::Done,
+            "isready" => {
+                out.say("readyok");
+                Interim::Done
+            }
+            "ponderhit" => {
+                search.ponderhit();
+                Interim::Done
+            }
+            "stop" => {
+                search.stop();
+                Interim::Stop
+            }
+            "go" | "position" | "setoption" | "ucinewgame" | "bench" | "quit" => {
+                search.stop();
+                Interim::StopThenHandle
+            }
+            _ => Interim::Handle,
+        }
     }
 
     /// Handles one command; false means quit.
     pub fn handle(&mut self, line: &str) -> bool {
+        match Uci::interim(line, &self.engine.remote(), &self.out) {
+            Interim::Done => return true,
+            Interim::Stop => {
+                self.stop_all();
+                return true;
+            }
+            Interim::StopThenHandle => self.stop_all(),
+            Interim::Handle => {}
+        }
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else {
             return true;
         };
-        // A finished search or job thread is collected before anything else.
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-            || self.job.as_ref().is_some_and(Job::is_finished)
-        {
-            self.finish(false);
-        }
         match cmd {
             "uci" => self.cmd_uci(),
-            "isready" => say("readyok"),
-            "ucinewgame" => {
-                self.stop_search();
-                self.state.clear_table();
-                // A weakened engine chooses afresh in each game.
-                self.state.reseed(None);
-            }
-            "setoption" => {
-                self.stop_search();
-                self.cmd_setoption(args);
-            }
-            "position" => {
-                self.stop_search();
-                self.cmd_position(args);
-            }
-            "go" => {
-                self.stop_search();
-                self.cmd_go(args);
-            }
-            "stop" => self.stop_search(),
-            "ponderhit" => {
-                if let Some(r) = &mut self.running {
-                    r.ctl.ponderhit();
-                    r.waits_for_stop = false;
-                }
-            }
+            "ucinewgame" => self.engine.new_game(),
+            "setoption" => self.cmd_setoption(args),
+            "position" => self.cmd_position(args),
+            "go" => self.cmd_go(args),
             "quit" => return false,
             "d" => {
-                let session = self.state.session();
-                say(session.board_diagram().trim_end());
-                say(&format!("Fen: {}", session.fen()));
-                say(&format!("Key: {:016X}", session.key()));
+                let session = self.engine.state().session();
+                self.say(session.board_diagram().trim_end());
+                self.say(&format!("Fen: {}", session.fen()));
+                self.say(&format!("Key: {:016X}", session.key()));
             }
             "eval" => self.cmd_eval(),
-            "bench" => {
-                self.stop_search();
-                self.start_job("bench", args.first().copied());
-            }
+            "bench" => self.start_job("bench", args.first().copied()),
             "debug" | "register" => {}
-            _ => error(format!("unknown command '{}'", clip(cmd))),
+            _ => self.error(format!("unknown command '{}'", clip(cmd))),
         }
         true
     }
 
+    /// Ends the running search and job, if any: their last answers are out when this returns.
+    fn stop_all(&mut self) {
+        self.engine.stop();
+        self.engine.stop_job();
+    }
+
     fn cmd_uci(&self) {
-        say(&format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
-        say("id author the Cannonade authors");
+        self.say(&format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the Cannonade authors");
         for o in options::announced() {
-            say(&option_line(o));
+            self.say(&option_line(o));
         }
-        say("uciok");
+        self.say("uciok");
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
         // setoption name <words...> [value <words...>]
         if args.first() != Some(&"name") {
-            return error("setoption: expected 'setoption name <name> [value <value>]'");
+            return self.error("setoption: expected 'setoption name <name> [value <value>]'");
         }
         let rest = &args[1..];
         let vpos = rest.iter().position(|&t| t == "value");
@@ -257,24 +275,25 @@ impl Uci {
         };
         let name = name_tokens.join(" ");
         if name.is_empty() {
-            return error(
+            return self.error(
                 "setoption: the option name is missing; expected 'setoption name <name> \
                  [value <value>]' with a name from the 'option name ...' lines of 'uci'",
             );
         }
-        match self.state.set_option(&name, value.as_deref()) {
-            Err(e) => error(e.to_string()),
+        match self.engine.set_option(&name, value.as_deref()) {
+            Err(e) => self.error(e.to_string()),
             Ok((_, Changed::Variant)) => {
-                if let Some(line) = variant_line(self.state.variant()) {
-                    say(&line);
+                let state = self.engine.state();
+                if let Some(line) = variant_line(state.variant()) {
+                    self.say(&line);
                 }
-                if let Some(note) = self.state.nnue_missing() {
-                    say(&format!("info string {note}"));
+                if let Some(note) = state.nnue_missing() {
+                    self.say(&format!("info string {note}"));
                 }
             }
             Ok((_, Changed::Evaluator)) => self.tell_evaluator(),
             Ok((_, Changed::Net(net))) => {
-                say(&format!("info string {EVAL_FILE}: {net}"));
+                self.say(&format!("info string {EVAL_FILE}: {net}"));
                 self.tell_evaluator();
             }
             // A rule switch takes effect from the next `position`; the rest need nothing more.
@@ -284,31 +303,35 @@ impl Uci {
 
     /// After a change of the evaluation options: which evaluation the search will use.
     fn tell_evaluator(&self) {
-        say(&format!("info string {}", self.state.evaluator_note()));
+        self.say(&format!(
+            "info string {}",
+            self.engine.state().evaluator_note()
+        ));
     }
 
     /// `eval`: the hand-written evaluation, and the net's when the variant has one.
     fn cmd_eval(&self) {
-        let session = self.state.session();
-        say(&format!(
+        let state = self.engine.state();
+        let session = state.session();
+        self.say(&format!(
             "Static evaluation: {} cp (side to move)",
             session.evaluate()
         ));
-        if let Some(v) = self.state.net().and_then(|net| session.evaluate_nnue(net)) {
-            say(&format!(
+        if let Some(v) = state.net().and_then(|net| session.evaluate_nnue(net)) {
+            self.say(&format!(
                 "NNUE evaluation: {v} cp (side to move), {}",
-                self.state.net_description()
+                state.net_description()
             ));
         }
-        let used = if self.state.options().nnue.is_some() {
+        let used = if state.options().nnue.is_some() {
             "NNUE"
-        } else if self.state.options().material_only {
+        } else if state.options().material_only {
             "material only"
         } else {
             "hand-written"
         };
-        say(&format!("Search evaluation: {used}"));
-        say(&self.state.eval_chances_text());
+        self.say(&format!("Search evaluation: {used}"));
+        self.say(&state.eval_chances_text());
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -320,20 +343,16 @@ impl Uci {
         let fen = match setup.split_first() {
             Some((&"startpos", [])) => None,
             Some((&"fen", fields)) if !fields.is_empty() => Some(fields.join(" ")),
-            Some((&"fen", _)) => return error("position fen: the FEN is missing"),
+            Some((&"fen", _)) => return self.error("position fen: the FEN is missing"),
             _ => {
-                return error(format!(
+                return self.error(format!(
                     "position: expected 'startpos' or 'fen <FEN>', got '{}'",
                     setup.join(" ")
                 ))
             }
         };
-        if let Err(e) = self
-            .state
-            .session_mut()
-            .set_position(fen.as_deref(), moves, Notation::Uci)
-        {
-            error(format!("position: {e}; position unchanged"));
+        if let Err(e) = self.engine.set_position(fen.as_deref(), moves) {
+            self.error(format!("position: {e}; position unchanged"));
         }
     }
 
@@ -341,186 +360,130 @@ impl Uci {
         if args.first() == Some(&"perft") {
             return self.start_job("perft", args.get(1).copied());
         }
-        let limits = self.parse_go(args);
-        let session = self.state.session().clone_session();
-        let ctl = Arc::new(SearchControl::new(limits.ponder));
-        let tt = self.state.table();
-        let opts = self.state.options().clone();
-        let wdl_of = self.state.search_chances();
-        let thread_ctl = Arc::clone(&ctl);
-        let thread_limits = limits.clone();
-        let spawned = thread::Builder::new().name("go".into()).spawn(move || {
-            let print_best = |r: &SearchResult<String>| match (&r.best, &r.ponder) {
-                (Some(b), Some(p)) => say(&format!("bestmove {b} ponder {p}")),
-                (Some(b), None) => say(&format!("bestmove {b}")),
-                (None, _) => say("bestmove (none)"),
-            };
-            let mut answered = false;
-            let r = session.search(
-                &thread_limits,
-                &opts,
-                &tt,
-                &thread_ctl,
-                Notation::Uci,
-                &mut |report| match report {
-                    Report::Info(info) => {
-                        let chances = wdl_of.as_ref().map(|f| f(info.score));
-                        say(&format_info(&info, chances))
-                    }
-                    Report::Done(r) => {
-                        print_best(&r);
-                        answered = true;
-                    }
-                },
-            );
-            // Only when the search thread died before it could report.
-            if !answered {
-                print_best(&r);
-            }
-        });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    ctl,
-                    waits_for_stop: limits.infinite || limits.ponder,
-                    handle,
-                })
-            }
-            Err(e) => {
-                error(format!("go: cannot start the search thread: {e}"));
-                say("bestmove (none)");
-            }
-        }
-    }
-
-    /// Reads the `go` parameters. Bad ones are reported and ignored; the search still runs,
-    /// because the GUI waits for a `bestmove`. The first few bad ones are named, the rest
-    /// counted: a line of a million bad tokens is not answered with a million lines.
-    fn parse_go(&self, args: &[&str]) -> Limits {
-        let mut l = Limits::default();
-        let mut errors = Vec::new();
-        let session = self.state.session();
-        let white = session.side_to_move() == crate::board::Color::White;
-        let mut i = 0;
-        while i < args.len() {
-            let key = args[i];
-            let takes_value = matches!(
-                key,
-                "wtime"
-                    | "btime"
-                    | "winc"
-                    | "binc"
-                    | "movestogo"
-                    | "movetime"
-                    | "depth"
-                    | "nodes"
-                    | "mate"
-            );
-            if !takes_value {
-                match key {
-                    "infinite" => l.infinite = true,
-                    "ponder" => l.ponder = true,
-                    "searchmoves" => {
-                        let legal = session.legal_moves(Notation::Uci);
-                        while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
-                            i += 1;
-                            if legal.iter().any(|m| m == args[i]) {
-                                l.search_moves.push(args[i].to_string());
-                            } else {
-                                errors.push(format!(
-                                    "go searchmoves: '{}' is not a legal move here, ignored",
-                                    clip(args[i])
-                                ));
-                            }
-                        }
-                    }
-                    _ => errors.push(format!("go: unknown parameter '{}' ignored", clip(key))),
-                }
-                i += 1;
-                continue;
-            }
-            let Some(raw) = args.get(i + 1) else {
-                errors.push(format!("go: '{key}' needs a value"));
-                break;
-            };
-            i += 2;
-            // Clocks may be negative when a GUI lets the time run out; treat that as zero.
-            // Numbers too big for the engine saturate (see `Limits::sanitized`).
-            let value: Option<u64> = parse_count(raw).filter(|_| {
-                !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-')
-            });
-            let Some(v) = value else {
-                errors.push(format!(
-                    "go: '{key} {}': not a valid number, ignored",
-                    clip(raw)
-                ));
-                continue;
-            };
-            let ms = Duration::from_millis(v);
-            match key {
-                "wtime" if white => l.time = Some(ms),
-                "btime" if !white => l.time = Some(ms),
-                "winc" if white => l.inc = ms,
-                "binc" if !white => l.inc = ms,
-                "movestogo" => l.moves_to_go = (v > 0).then_some(v.min(u64::from(u32::MAX)) as u32),
-                "movetime" => l.move_time = Some(ms),
-                "depth" => l.depth = Some(v.min(u64::from(u32::MAX)) as u32),
-                "nodes" => l.nodes = Some(v),
-                "mate" => l.mate = Some(v.min(1000) as u32),
-                _ => {} // the other side's clock
-            }
-        }
+        let (limits, errors) = parse_go(args, self.engine.state().session());
         for e in errors.iter().take(GO_ERRORS_NAMED) {
-            error(e);
+            self.error(e);
         }
         if errors.len() > GO_ERRORS_NAMED {
-            error(format!(
+            self.error(format!(
                 "go: {} more bad parameters ignored",
                 errors.len() - GO_ERRORS_NAMED
             ));
         }
-        l
+        self.engine.go(limits);
     }
 
-    /// `go perft N` and `bench [DEPTH]`: on their own thread (the jobs both protocols run),
+    /// `go perft N` and `bench [DEPTH]`: the jobs both protocols run, beside the command loop,
     /// stopped by `stop`, `quit`, the end of input and any command that needs the engine idle.
     fn start_job(&mut self, command: &str, arg: Option<&str>) {
         let kind = match jobs::parse_depth(command, arg) {
             Ok(kind) => kind,
             Err(e) => {
-                return error(format!(
+                return self.error(format!(
                     "{}{e}",
                     if command == "perft" { "go " } else { "" }
                 ))
             }
         };
-        let session = self.state.session().clone_session();
-        let threads = self.state.options().threads;
-        let started = Job::start(
-            kind,
-            session,
-            threads,
-            Notation::Uci,
-            move |event| match event {
-                JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
-                JobEvent::PerftTotal { total, .. } => {
-                    say("");
-                    say(&format!("Nodes searched: {total}"));
-                }
-                JobEvent::BenchLine(line) => say(&format!("info string {line}")),
-                JobEvent::BenchDone(r) => {
-                    say(&format!("Nodes searched: {}", r.nodes));
-                    say(&format!("Nodes/second: {}", r.nps()));
-                }
-                JobEvent::Stopped => say(&format!("info string {} stopped", job_name(kind))),
-                JobEvent::Failed(e) => error(format!("{}: {e}", job_name(kind))),
-            },
-        );
-        match started {
-            Ok(job) => self.job = Some(job),
-            Err(e) => error(format!("{command}: cannot start a thread: {e}")),
+        if let Err(e) = self.engine.start_job(kind) {
+            self.error(format!("{command}: cannot start a thread: {e}"));
         }
     }
+}
+
+impl Adapter for Uci {
+    fn handle(&mut self, line: &str) -> bool {
+        Uci::handle(self, line)
+    }
+
+    /// Nothing waits for the owner: every answer was given where it was reported.
+    fn on_wake(&mut self) {}
+
+    fn working(&self) -> bool {
+        (self.engine.is_searching() && !self.engine.waits_for_stop()) || self.engine.job_running()
+    }
+
+    fn finish(&mut self) {
+        self.stop_all();
+    }
+}
+
+/// Reads the `go` parameters of a position whose game is `session`: the limits, and the bad
+/// parameters in words (each ignored: the search still runs, because the GUI waits for a
+/// `bestmove`).
+pub fn parse_go(args: &[&str], session: &dyn Session) -> (Limits, Vec<String>) {
+    let mut l = Limits::default();
+    let mut errors = Vec::new();
+    let white = session.side_to_move() == crate::board::Color::White;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let takes_value = matches!(
+            key,
+            "wtime"
+                | "btime"
+                | "winc"
+                | "binc"
+                | "movestogo"
+                | "movetime"
+                | "depth"
+                | "nodes"
+                | "mate"
+        );
+        if !takes_value {
+            match key {
+                "infinite" => l.infinite = true,
+                "ponder" => l.ponder = true,
+                "searchmoves" => {
+                    let legal = session.legal_moves(Notation::Uci);
+                    while i + 1 < args.len() && !is_go_keyword(args[i + 1]) {
+                        i += 1;
+                        if legal.iter().any(|m| m == args[i]) {
+                            l.search_moves.push(args[i].to_string());
+                        } else {
+                            errors.push(format!(
+                                "go searchmoves: '{}' is not a legal move here, ignored",
+                                clip(args[i])
+                            ));
+                        }
+                    }
+                }
+                _ => errors.push(format!("go: unknown parameter '{}' ignored", clip(key))),
+            }
+            i += 1;
+            continue;
+        }
+        let Some(raw) = args.get(i + 1) else {
+            errors.push(format!("go: '{key}' needs a value"));
+            break;
+        };
+        i += 2;
+        // Clocks may be negative when a GUI lets the time run out; treat that as zero.
+        // Numbers too big for the engine saturate (see `Limits::sanitized`).
+        let value: Option<u64> = parse_count(raw)
+            .filter(|_| !matches!(key, "depth" | "mate" | "movestogo") || !raw.starts_with('-'));
+        let Some(v) = value else {
+            errors.push(format!(
+                "go: '{key} {}': not a valid number, ignored",
+                clip(raw)
+            ));
+            continue;
+        };
+        let ms = Duration::from_millis(v);
+        match key {
+            "wtime" if white => l.time = Some(ms),
+            "btime" if !white => l.time = Some(ms),
+            "winc" if white => l.inc = ms,
+            "binc" if !white => l.inc = ms,
+            "movestogo" => l.moves_to_go = (v > 0).then_some(v.min(u64::from(u32::MAX)) as u32),
+            "movetime" => l.move_time = Some(ms),
+            "depth" => l.depth = Some(v.min(u64::from(u32::MAX)) as u32),
+            "nodes" => l.nodes = Some(v),
+            "mate" => l.mate = Some(v.min(1000) as u32),
+            _ => {} // the other side's clock
+        }
+    }
+    (l, errors)
 }
 
 fn job_name(kind: JobKind) -> &'static str {

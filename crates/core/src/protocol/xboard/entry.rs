@@ -1,7 +1,7 @@
 //! Moves a person enters: typed or sent by the GUI (`usermove`), or entered with the mouse leg
 //! by leg (`lift`, `put`, `hover`), answered with the squares the next leg may go to.
 
-use super::{clip, describe, say, XBoard, NOTATION};
+use super::{clip, describe, XBoard, NOTATION};
 use crate::board::Color;
 use crate::engine::{Coord, MoveFacts};
 
@@ -21,7 +21,7 @@ pub(super) struct Entry {
 impl XBoard {
     /// A move as XBoard is told it (see [`describe::gui_move`]).
     pub(super) fn gui_form(&self, mv: &str) -> String {
-        self.state
+        self.state()
             .session()
             .facts_of(mv, NOTATION)
             .map_or_else(|_| mv.to_string(), |f| self.told(&f))
@@ -35,10 +35,10 @@ impl XBoard {
     /// For a move that may promote or not, where XBoard would promote the piece anyway: the
     /// letter that keeps it (see [`describe::kept_letter`]).
     fn kept_letter(&self, f: &MoveFacts) -> Option<char> {
-        let look = self.state.variant().look.as_ref()?;
+        let look = self.state().variant().look.as_ref()?;
         let ranks = self.board_size().1;
         let piece = f.piece.as_deref().filter(|_| f.promotion_choice)?;
-        let white = self.state.session().side_to_move() == Color::White;
+        let white = self.state().session().side_to_move() == Color::White;
         describe::kept_letter(look, piece, f.to, white, ranks)
     }
 
@@ -47,7 +47,7 @@ impl XBoard {
     /// XBoard promotes it as it would anyway and both boards show the same. (Asked with its
     /// dialog, XBoard 4.9.1 sent the declined move and emptied the square on its own board.)
     pub(super) fn entry_facts(&self) -> Vec<MoveFacts> {
-        let mut facts = self.state.session().move_facts();
+        let mut facts = self.state().session().move_facts();
         for f in &mut facts {
             if self.kept_letter(f).is_some() {
                 f.promotion_choice = false;
@@ -61,11 +61,11 @@ impl XBoard {
     pub(super) fn engine_form(&self, s: &str) -> String {
         // In shogi-like games XBoard marks a move that could promote but does not with `=`.
         let s = s.strip_suffix('=').unwrap_or(s);
-        let legal = self.state.session().legal_moves(NOTATION);
+        let legal = self.state().session().legal_moves(NOTATION);
         if legal.iter().any(|m| m == s) {
             return s.to_string();
         }
-        self.state
+        self.state()
             .session()
             .move_facts()
             .into_iter()
@@ -75,30 +75,30 @@ impl XBoard {
 
     pub(super) fn cmd_usermove(&mut self, mv: &str) {
         if mv.is_empty() {
-            return say("Error (no move given): usermove");
+            return self.say("Error (no move given): usermove");
         }
         // An illegal move changes nothing: whatever search runs goes on (a move the engine
         // thinks about is not thrown away).
         let engine_mv = self.engine_form(mv);
         // (Read by the game, not looked up in the move list: a shot may come in two legs.)
         if self
-            .state
+            .state()
             .session()
             .move_text(&engine_mv, NOTATION)
             .is_err()
         {
-            return say(&self.illegal_move(&engine_mv, mv));
+            return self.say(&self.illegal_move(&engine_mv, mv));
         }
         // A legal move stops the search: a ponder or analysis search is restarted for the
         // new position; the GUI moving for the side the engine thinks for overrides it.
         self.stop_search();
-        match self.state.session_mut().play(&engine_mv, NOTATION) {
+        match self.engine.play(&engine_mv) {
             Ok(()) => {
                 self.history.push(engine_mv);
                 self.position_changed();
             }
             Err(_) => {
-                say(&format!("Illegal move: {}", clip(mv)));
+                self.say(&format!("Illegal move: {}", clip(mv)));
                 if self.analyzing {
                     self.start_analysis();
                 }
@@ -111,8 +111,8 @@ impl XBoard {
     /// soldier moving there). The reason avoids the words XBoard takes for other errors
     /// ("time", "draw", "board", ...).
     pub(super) fn illegal_move(&self, engine_mv: &str, mv: &str) -> String {
-        let facts = self.state.session().move_facts();
-        let ranks = self.state.variant().game.ranks;
+        let facts = self.state().session().move_facts();
+        let ranks = self.state().variant().game.ranks;
         match describe::first_leg_of(&facts, engine_mv, ranks) {
             Some(whole) => format!(
                 "Illegal move (only the first leg of {}): {}",
@@ -134,7 +134,7 @@ impl XBoard {
 
     /// The board's files and ranks.
     pub(super) fn board_size(&self) -> (usize, usize) {
-        let game = &self.state.variant().game;
+        let game = &self.state().variant().game;
         (game.files, game.ranks)
     }
 
@@ -159,7 +159,7 @@ impl XBoard {
                     matches!(&self.entry, Some(e) if e.from.is_none() && e.entered.is_empty());
                 let gating = after_holdings
                     && sq.is_some_and(|on| {
-                        describe::gates_through(&self.state.session().move_facts(), on)
+                        describe::gates_through(&self.state().session().move_facts(), on)
                     });
                 self.entry = Some(Entry {
                     from: sq,
@@ -175,7 +175,7 @@ impl XBoard {
             Some(on) if entry.gating => describe::gating_marks(&facts, on),
             _ => describe::entry_marks(&facts, entry.from, &entry.entered),
         };
-        say(&describe::highlight(&marks, files, ranks));
+        self.say(&describe::highlight(&marks, files, ranks));
     }
 
     pub(super) fn cmd_put(&mut self, square: &str) {
@@ -190,7 +190,7 @@ impl XBoard {
                 // reads the square's colour again when the `choice` comes.
                 if let Some(letter) = describe::gating_choice(&facts, on, sq) {
                     self.entry = None;
-                    return say(&format!("choice {letter}"));
+                    return self.say(&format!("choice {letter}"));
                 }
             }
             entered.push(sq);
@@ -211,6 +211,6 @@ impl XBoard {
         // The move is complete (or abandoned): clear the marks.
         self.entry = None;
         let (files, ranks) = self.board_size();
-        say(&describe::highlight(&[], files, ranks));
+        self.say(&describe::highlight(&[], files, ranks));
     }
 }

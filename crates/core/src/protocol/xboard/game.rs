@@ -1,20 +1,20 @@
 //! The game the GUI sets up: a new game, a variant, a position, moves taken back; and the long
 //! jobs (`perft`, `bench`) run on a copy of it.
 
-use super::{clip, clip_message, describe, say, XBoard, NOTATION};
+use super::{clip, clip_message, describe, XBoard};
 use crate::board::Color;
-use crate::engine::jobs::{self, Job, JobEvent, JobKind};
+use crate::engine::jobs;
 use crate::engine::registry::{self, VariantInfo};
 use crate::games::GameError;
 
 impl XBoard {
     /// Starts a new game of `info` at its start position.
     pub(super) fn reset_game(&mut self, info: &'static VariantInfo) -> Result<(), GameError> {
-        let was = self.state.variant().game.name;
-        self.state.select_variant(info)?;
+        let was = self.state().variant().game.name;
+        self.engine.select_variant(info)?;
         if was != info.game.name {
-            if let Some(note) = self.state.nnue_missing() {
-                say(&format!("telluser {note}"));
+            if let Some(note) = self.state().nnue_missing() {
+                self.say(&format!("telluser {note}"));
             }
         }
         self.setup_fen = None;
@@ -33,26 +33,25 @@ impl XBoard {
         self.clock.depth = None;
         self.clock.mine = None;
         self.clock.theirs = None;
-        self.state.clear_table();
-        // A weakened engine chooses afresh in each game.
-        self.state.reseed(None);
+        // An empty table, and a weakened engine chooses afresh.
+        self.engine.new_game();
         if let Err(e) = self.reset_game(registry::default_variant()) {
-            say(&format!("Error ({e}): new"));
+            self.say(&format!("Error ({e}): new"));
         }
     }
 
     pub(super) fn cmd_variant(&mut self, name: &str) {
         let Some(info) = registry::find(name) else {
-            return say(&format!("Error (unknown variant): {}", clip(name)));
+            return self.say(&format!("Error (unknown variant): {}", clip(name)));
         };
         self.stop_search();
         if let Err(e) = self.reset_game(info) {
-            return say(&format!("Error ({e}): variant {}", clip(name)));
+            return self.say(&format!("Error ({e}): variant {}", clip(name)));
         }
         if let Some(desc) = &info.look {
             self.say_setup();
             for l in describe::piece_lines(desc) {
-                say(&l);
+                self.say(&l);
             }
         }
     }
@@ -60,31 +59,27 @@ impl XBoard {
     /// The `setup` line of the current game, with the current position, for a game XBoard
     /// does not know (nothing for the others).
     fn say_setup(&self) {
-        let info = self.state.variant();
+        let info = self.state().variant();
         if let Some(look) = &info.look {
-            say(&describe::setup_line(
+            self.say(&describe::setup_line(
                 info,
                 look,
-                &self.state.session().fen(),
+                &self.state().session().fen(),
             ));
         }
     }
 
     pub(super) fn cmd_setboard(&mut self, fen: &str) {
         // A refused position changes nothing, not even a running search.
-        let mut next = self.state.session().clone_session();
-        if let Err(e) = next.set_position(Some(fen), &[], NOTATION) {
-            return say(&format!(
+        let mut next = self.state().session().clone_session();
+        if let Err(e) = next.set_position(Some(fen), &[], super::NOTATION) {
+            return self.say(&format!(
                 "tellusererror Illegal position: {}",
                 clip_message(&e.to_string())
             ));
         }
         self.stop_search();
-        match self
-            .state
-            .session_mut()
-            .set_position(Some(fen), &[], NOTATION)
-        {
+        match self.engine.set_position(Some(fen), &[]) {
             Ok(()) => {
                 self.setup_fen = Some(fen.to_string());
                 self.history.clear();
@@ -105,7 +100,7 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
-            Err(e) => say(&format!(
+            Err(e) => self.say(&format!(
                 "tellusererror Illegal position: {}",
                 clip_message(&e.to_string())
             )),
@@ -115,7 +110,7 @@ impl XBoard {
     pub(super) fn cmd_undo(&mut self, plies: usize) {
         // Nothing to take back: an error that leaves any search running.
         if self.history.len() < plies {
-            return say(&format!(
+            return self.say(&format!(
                 "Error (no move to take back): {}",
                 if plies == 1 { "undo" } else { "remove" }
             ));
@@ -123,11 +118,7 @@ impl XBoard {
         self.stop_search();
         let keep = self.history.len() - plies;
         let moves: Vec<&str> = self.history[..keep].iter().map(String::as_str).collect();
-        match self
-            .state
-            .session_mut()
-            .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
-        {
+        match self.engine.set_position(self.setup_fen.as_deref(), &moves) {
             Ok(()) => {
                 self.history.truncate(keep);
                 self.game_over = false;
@@ -136,55 +127,35 @@ impl XBoard {
                     self.start_analysis();
                 }
             }
-            Err(e) => say(&format!("Error (cannot take back: {e}): undo")),
+            Err(e) => self.say(&format!("Error (cannot take back: {e}): undo")),
         }
     }
 
     /// Stops a running `perft` or `bench` and prints the `pong`s held for it.
     pub(super) fn cancel_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.stop();
-        }
+        self.engine.stop_job();
         for pong in std::mem::take(&mut self.held_pongs) {
-            say(&pong);
+            self.say(&pong);
         }
     }
 
-    /// `perft N` and `bench [DEPTH]` on their own thread (the jobs both protocols run), on a
-    /// copy of the position: a running search goes on, and `?`, `new`, `variant`, `quit` or
+    /// `perft N` and `bench [DEPTH]` beside the command loop (the jobs both protocols run), on
+    /// a copy of the position: a running search goes on, and `?`, `new`, `variant`, `quit` or
     /// the end of input stop the count. `pong`s wait for it.
     pub(super) fn start_job(&mut self, command: &str, arg: &str) {
         let arg = Some(arg).filter(|a| !a.is_empty());
         let kind = match jobs::parse_depth(command, arg) {
             Ok(kind) => kind,
             Err(e) => {
-                return say(&format!(
+                return self.say(&format!(
                     "Error ({e}): {}",
                     clip(format!("{command} {}", arg.unwrap_or("")).trim_end())
                 ))
             }
         };
         self.cancel_job();
-        let session = self.state.session().clone_session();
-        let threads = self.state.options().threads;
-        let started = Job::start(kind, session, threads, NOTATION, move |event| match event {
-            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
-            JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
-            // Not XBoard's: the bench as comment lines, which GUIs ignore.
-            JobEvent::BenchLine(line) => say(&format!("# {line}")),
-            JobEvent::BenchDone(r) => {
-                say(&format!("# Nodes searched: {}", r.nodes));
-                say(&format!("# Nodes/second: {}", r.nps()));
-            }
-            JobEvent::Stopped => match kind {
-                JobKind::Perft { depth } => say(&format!("Error (perft stopped): perft {depth}")),
-                JobKind::Bench { depth } => say(&format!("Error (bench stopped): bench {depth}")),
-            },
-            JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(&e))),
-        });
-        match started {
-            Ok(job) => self.job = Some(job),
-            Err(e) => say(&format!("Error (cannot start {command}: {e}): {command}")),
+        if let Err(e) = self.engine.start_job(kind) {
+            self.say(&format!("Error (cannot start {command}: {e}): {command}"));
         }
     }
 }

@@ -1,11 +1,15 @@
-//! The XBoard / CECP v2 adapter: reads XBoard commands, drives the [`Session`] facade, prints
-//! XBoard answers.
+//! The XBoard / CECP v2 adapter: turns XBoard commands into calls of the engine facade
+//! ([`Engine`]) and its reports into XBoard answers.
 //!
 //! Moves are written in [`Notation::XBoard`] (ranks from 0 on ten-rank boards, shots as two
 //! legs). The engine is the arbiter of the games XBoard cannot check: it refuses illegal moves
-//! with `Illegal move: X` and claims every game end itself. A search runs on its own thread;
-//! its move is printed and played by the command loop, so a command that arrives after the
-//! move always sees the position after it.
+//! with `Illegal move: X` and claims every game end itself. A search runs beside the command
+//! loop; when it ends, its result waits in the adapter's [`Reports`] until the owner's thread
+//! acts on it ([`Adapter::on_wake`], and before each command): only there is the engine's move
+//! printed and played, so a command handled after the move always sees the position after it.
+//!
+//! Pondering and analysis need a host with threads: a search on the owner's own thread would
+//! wait there for a command that could not be read.
 
 pub mod clock;
 pub mod describe;
@@ -17,33 +21,27 @@ mod thinking;
 use entry::Entry;
 pub use settings::{feature_option, NATIVE_OPTIONS};
 pub use thinking::{result_claim, thinking_line};
-use thinking::{LastInfo, Purpose, Running};
+use thinking::{Current, Reports};
 
-use super::{clip, clip_message, parse_count, Input, END_OF_INPUT_GRACE};
+use super::{clip, clip_message, parse_count, Adapter, Output};
 use crate::board::Color;
-use crate::engine::jobs::Job;
 use crate::engine::options::{HASH, PONDER, THREADS};
-use crate::engine::state::EngineState;
+use crate::engine::{Engine, EngineState};
 use crate::games::Notation;
+use crate::host::Host;
 use clock::Clock;
-use std::sync::mpsc::RecvTimeoutError;
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-/// How often the command loop looks for a finished search while one runs.
-const POLL: Duration = Duration::from_millis(2);
 pub(super) const NOTATION: Notation = Notation::XBoard;
 
-pub(super) fn say(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{line}");
-}
-
-/// The XBoard engine state.
+/// The XBoard engine: the facade, where the answers go, and the protocol's own state.
 pub struct XBoard {
-    /// Game, rule switches, table and search options, kept as the UCI adapter keeps them.
-    state: EngineState,
+    engine: Engine,
+    out: Output,
+    /// The facade's reports, shared with it: how the running search is shown, and the
+    /// results of searches that ended.
+    reports: Arc<Reports>,
     /// The position the game started from (`None`: the variant's start) and the moves since,
     /// so that `undo` can replay all but the last.
     setup_fen: Option<String>,
@@ -62,28 +60,25 @@ pub struct XBoard {
     /// The move the user is entering in the GUI (from `lift` and `put`), for `hover` and the
     /// next leg of a multi-leg move.
     entry: Option<Entry>,
-    running: Option<Running>,
-    last_info: LastInfo,
-    /// Options that replace the table or the game (`memory`, rule switches), received while
-    /// the engine thinks about its move: set once the move is made, so that the search is not
-    /// thrown away. With the command that sent each, for its error message.
+    /// The search the adapter started and whose end it has not acted on yet.
+    running: Option<Current>,
+    /// Options received while the engine thinks about its move (any change of settings would
+    /// stop the search): set once the move is made. With the command that sent each, for its
+    /// error message.
     pending: Vec<(&'static str, String, String)>,
-    job: Option<Job>,
     /// `pong`s held back until the running `perft` has printed its answer (a `pong` promises
     /// that every earlier command is done).
     held_pongs: Vec<String>,
 }
 
-impl Default for XBoard {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl XBoard {
-    pub fn new() -> Self {
+    /// An XBoard engine on `host`, answering through `out`.
+    pub fn new(host: Arc<dyn Host>, out: Output) -> XBoard {
+        let reports = Arc::new(Reports::new(out.clone()));
         XBoard {
-            state: EngineState::new(),
+            engine: Engine::new(host, NOTATION, Arc::clone(&reports) as _),
+            out,
+            reports,
             setup_fen: None,
             history: Vec::new(),
             clock: Clock::default(),
@@ -95,69 +90,40 @@ impl XBoard {
             excluded: Vec::new(),
             entry: None,
             running: None,
-            last_info: Arc::new(Mutex::new(None)),
             pending: Vec::new(),
-            job: None,
             held_pongs: Vec::new(),
         }
     }
 
-    /// Runs until `quit` or the end of input. `first` is a line the dispatcher already read.
-    pub fn run(&mut self, first: Option<String>, input: &Input) {
-        if let Some(line) = first {
-            if !self.handle(&line) {
-                self.stop_search();
-                return;
-            }
-        }
-        loop {
-            self.collect_finished();
-            let line = if self.running.is_some() || self.job.is_some() {
-                match input.recv_timeout(POLL) {
-                    Ok(line) => line,
-                    Err(RecvTimeoutError::Timeout) => continue,
-                    Err(RecvTimeoutError::Disconnected) => break,
-                }
-            } else {
-                match input.recv() {
-                    Ok(line) => line,
-                    Err(_) => break,
-                }
-            };
-            if !self.handle(&line) {
-                self.stop_search();
-                return;
-            }
-        }
-        // End of input: the GUI is gone. A move being thought about and a `perft` get a moment
-        // to finish by themselves (so piped transcripts get their answer), then they are
-        // stopped and the move played; analysis and pondering stop at once. The engine never
-        // outlives its input by more than about `END_OF_INPUT_GRACE`.
-        let deadline = Instant::now() + END_OF_INPUT_GRACE;
-        let busy = |x: &Self| {
-            x.running
-                .as_ref()
-                .is_some_and(|r| r.purpose == Purpose::Think && !r.handle.is_finished())
-                || x.job.as_ref().is_some_and(|j| !j.is_finished())
-        };
-        while busy(self) && Instant::now() < deadline {
-            thread::sleep(POLL);
-        }
-        if let Some(r) = &self.running {
-            r.ctl.stop();
-        }
-        self.cancel_job();
-        self.wait_for_search();
-        // The move may have started a ponder search.
-        self.stop_search();
+    /// The engine behind the adapter.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub(super) fn state(&self) -> &EngineState {
+        self.engine.state()
+    }
+
+    pub(super) fn say(&self, line: &str) {
+        self.out.say(line);
     }
 
     /// Handles one command; false means quit.
     pub fn handle(&mut self, line: &str) -> bool {
+        // A search that ended is acted on first: the command sees the position after the
+        // engine's move.
         self.collect_finished();
         // A search for the engine's move that ended some other way (`force`, `new`, ...)
         // leaves what it held back to be done now.
         self.apply_pending();
+        let go_on = self.command(line);
+        // And again: a search on the caller's own thread (a host without threads) has ended
+        // by now.
+        self.collect_finished();
+        go_on
+    }
+
+    fn command(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -178,13 +144,13 @@ impl XBoard {
             "go" => {
                 self.force = false;
                 self.game_over = false;
-                self.engine_side = self.state.session().side_to_move();
+                self.engine_side = self.state().session().side_to_move();
                 self.think();
             }
             "playother" => {
                 self.stop_unless_analyzing();
                 self.force = false;
-                self.engine_side = !self.state.session().side_to_move();
+                self.engine_side = !self.state().session().side_to_move();
                 if !self.claim_if_over() {
                     self.start_ponder();
                 }
@@ -200,20 +166,18 @@ impl XBoard {
             "usermove" => self.cmd_usermove(rest),
             "?" => {
                 // Move now: the move is printed before the next command is read.
-                if let Some(r) = &self.running {
-                    if r.purpose == Purpose::Think {
-                        r.ctl.stop();
-                        self.wait_for_search();
-                    }
+                if self.thinking() {
+                    self.engine.stop();
+                    self.collect_finished();
                 }
                 self.cancel_job();
             }
             "ping" => {
                 let pong = format!("pong {rest}");
-                if self.job.is_some() {
+                if self.engine.job_running() || !self.held_pongs.is_empty() {
                     self.held_pongs.push(pong);
                 } else {
-                    say(&pong);
+                    self.say(&pong);
                 }
             }
             "draw" => {}
@@ -233,25 +197,25 @@ impl XBoard {
                     self.clock.mine = None;
                     self.clock.theirs = None;
                 }
-                Err(e) => say(&format!("Error ({}): {}", clip(&e.to_string()), clip(line))),
+                Err(e) => self.say(&format!("Error ({}): {}", clip(&e.to_string()), clip(line))),
             },
             "st" => match clock::seconds(rest, 1.0) {
                 Some(d) if d > Duration::ZERO => self.clock.per_move = Some(d),
-                _ => say(&format!("Error (bad time per move): {}", clip(line))),
+                _ => self.say(&format!("Error (bad time per move): {}", clip(line))),
             },
             "sd" => match parse_count(rest).filter(|_| !rest.starts_with('-')) {
                 Some(d) if d > 0 => self.clock.depth = Some(d.min(u64::from(u32::MAX)) as u32),
-                _ => say(&format!("Error (bad depth): {}", clip(line))),
+                _ => self.say(&format!("Error (bad depth): {}", clip(line))),
             },
             "nps" => match parse_count(rest).filter(|_| !rest.starts_with('-')) {
                 Some(0) => self.clock.nps = None,
                 Some(n) => self.clock.nps = Some(n),
-                None => say(&format!("Error (bad nps): {}", clip(line))),
+                None => self.say(&format!("Error (bad nps): {}", clip(line))),
             },
             "time" | "otim" => match clock::centiseconds(rest) {
                 Some(t) if cmd == "time" => self.clock.mine = Some(t),
                 Some(t) => self.clock.theirs = Some(t),
-                None => say(&format!("Error (bad clock value): {}", clip(line))),
+                None => self.say(&format!("Error (bad clock value): {}", clip(line))),
             },
             "analyze" => {
                 self.stop_search();
@@ -268,25 +232,26 @@ impl XBoard {
             // Not XBoard's: the board and FEN as comment lines (which GUIs ignore), for
             // people and tests at the console.
             "d" => {
-                for l in self.state.session().board_diagram().trim_end().lines() {
-                    say(&format!("# {l}"));
+                for l in self.state().session().board_diagram().trim_end().lines() {
+                    self.say(&format!("# {l}"));
                 }
-                say(&format!("# Fen: {}", self.state.session().fen()));
+                self.say(&format!("# Fen: {}", self.state().session().fen()));
             }
             // Not XBoard's either: the evaluations, as UCI's `eval` gives them.
             "eval" => {
-                let session = self.state.session();
-                say(&format!(
+                let state = self.state();
+                let session = state.session();
+                self.say(&format!(
                     "# Static evaluation: {} cp (side to move)",
                     session.evaluate()
                 ));
-                if let Some(v) = self.state.net().and_then(|net| session.evaluate_nnue(net)) {
-                    say(&format!(
+                if let Some(v) = state.net().and_then(|net| session.evaluate_nnue(net)) {
+                    self.say(&format!(
                         "# NNUE evaluation: {v} cp (side to move), {}",
-                        self.state.net_description()
+                        state.net_description()
                     ));
                 }
-                say(&format!("# {}", self.state.eval_chances_text()));
+                self.say(&format!("# {}", state.eval_chances_text()));
             }
             "memory" => self.option_command(HASH, rest, line),
             "cores" => self.option_command(THREADS, rest, line),
@@ -296,6 +261,8 @@ impl XBoard {
             "option" => self.cmd_option(rest),
             "perft" | "bench" => self.start_job(cmd, rest),
             "quit" => {
+                // The GUI is done with the game: a move being thought about is not wanted.
+                self.stop_search();
                 self.cancel_job();
                 return false;
             }
@@ -305,13 +272,13 @@ impl XBoard {
                 if args.is_empty()
                     && describe::looks_like_move(
                         cmd,
-                        self.state.variant().game.files,
-                        self.state.variant().game.ranks,
+                        self.state().variant().game.files,
+                        self.state().variant().game.ranks,
                     )
                 {
                     self.cmd_usermove(cmd);
                 } else {
-                    say(&format!("Error (unknown command): {}", clip(cmd)));
+                    self.say(&format!("Error (unknown command): {}", clip(cmd)));
                 }
             }
         }
@@ -326,5 +293,31 @@ impl XBoard {
             "easy" => self.option_command(PONDER, "0", cmd),
             _ => {}
         }
+    }
+}
+
+impl Adapter for XBoard {
+    fn handle(&mut self, line: &str) -> bool {
+        XBoard::handle(self, line)
+    }
+
+    fn on_wake(&mut self) {
+        self.collect_finished();
+    }
+
+    fn working(&self) -> bool {
+        (self.thinking() && self.engine.is_searching()) || self.engine.job_running()
+    }
+
+    /// A move being thought about is stopped and played, a `perft` stopped; analysis and
+    /// pondering stop.
+    fn finish(&mut self) {
+        if self.thinking() {
+            self.engine.stop();
+        }
+        self.cancel_job();
+        self.collect_finished();
+        // The move may have started a ponder search.
+        self.stop_search();
     }
 }

@@ -1,7 +1,7 @@
 //! Options: announced from the engine's option table (`feature option`), set by `option`, and
 //! by XBoard's own commands for some of them (`memory`, `cores`, `hard`, `easy`).
 
-use super::{clip, clip_message, say, thinking::Purpose, XBoard, NOTATION};
+use super::{clip, clip_message, XBoard};
 use crate::engine::options::{
     self, Changed, EngineOption, OptionError, OptionType, OptionValue, EVAL_FILE, HASH, PONDER,
     THREADS, UCI_VARIANT,
@@ -71,81 +71,68 @@ impl XBoard {
             None => (arg.trim(), ""),
         };
         if name.is_empty() {
-            return say(&format!(
+            return self.say(&format!(
                 "Error (option needs a name: 'option NAME=VALUE', names as in the feature \
                  option lines): {}",
                 clip(format!("option {arg}").trim_end())
             ));
         }
         let Some(opt) = options::find(name) else {
-            return say(&format!("Error (unknown option): {}", clip(name)));
+            return self.say(&format!("Error (unknown option): {}", clip(name)));
         };
         self.option_command(opt.name, value, &format!("option {arg}"));
     }
 
-    /// Sets a table option from an XBoard command (`option`, `memory`, `cores`, `hard`...);
-    /// one that replaces the table or the game waits while the engine thinks about its move.
+    /// Sets a table option from an XBoard command (`option`, `memory`, `cores`, `hard`...).
+    /// While the engine thinks about its move the option waits until the move is made: any
+    /// change of the engine's settings stops its search. A value that would be refused is
+    /// refused at once.
     pub(super) fn option_command(&mut self, name: &'static str, value: &str, command: &str) {
-        let needs_idle = options::find(name).is_some_and(|o| o.needs_idle);
-        if needs_idle && self.thinking() {
-            self.pending
-                .push((name, value.to_string(), command.to_string()));
-        } else {
-            self.set_option(name, value, command);
+        if !self.thinking() {
+            return self.set_option(name, value, command);
         }
+        if let Some(Err(e)) = options::find(name).map(|o| options::parse_value(o, Some(value))) {
+            return self.say(&option_error(&e, command));
+        }
+        self.pending
+            .push((name, value.to_string(), command.to_string()));
     }
 
-    /// Sets an option now, stopping and resuming the search around it where the option
-    /// replaces the table or the game, and does what the change asks of the adapter.
+    /// Sets an option now, stopping the running analysis or ponder search for it and starting
+    /// it again after, and does what the change asks of the adapter.
     pub(super) fn set_option(&mut self, name: &'static str, value: &str, command: &str) {
-        let needs_idle = options::find(name).is_some_and(|o| o.needs_idle);
-        let was = self.running.as_ref().map(|r| r.purpose);
-        if needs_idle {
-            // A value that would be refused changes nothing, not even a running search; nor
-            // does the table's own size again (`memory` is sent before every game).
-            match options::find(name).map(|o| options::parse_value(o, Some(value))) {
-                Some(Err(e)) => return say(&option_error(&e, command)),
-                Some(Ok(OptionValue::Spin(mb)))
-                    if name == HASH && usize::try_from(mb) == Ok(self.state.hash_mb()) =>
-                {
-                    return
-                }
-                _ => {}
+        // A value that would be refused changes nothing, not even a running search; nor does
+        // the table's own size again (`memory` is sent before every game).
+        match options::find(name).map(|o| options::parse_value(o, Some(value))) {
+            Some(Err(e)) => return self.say(&option_error(&e, command)),
+            Some(Ok(OptionValue::Spin(mb)))
+                if name == HASH && usize::try_from(mb) == Ok(self.state().hash_mb()) =>
+            {
+                return
             }
-            self.stop_search();
+            _ => {}
         }
-        match self.state.set_option(name, Some(value)) {
-            Err(e) => say(&option_error(&e, command)),
+        let was = self.running.map(|r| r.purpose);
+        self.stop_search();
+        match self.engine.set_option(name, Some(value)) {
+            Err(e) => self.say(&option_error(&e, command)),
             Ok((_, Changed::Evaluator)) => self.tell_evaluator(),
             Ok((_, Changed::Net(net))) => {
-                say(&format!("# {EVAL_FILE}: {net}"));
+                self.say(&format!("# {EVAL_FILE}: {net}"));
                 self.tell_evaluator();
             }
             Ok((_, Changed::Rules)) => self.replay_under_new_rules(name, value),
-            Ok((_, Changed::Analysis)) if self.analyzing => {
-                // Analysis shows the new lines at once.
-                self.start_analysis();
-                return;
-            }
+            // Nothing more: an analysis stopped for it starts again below, with the new lines.
             Ok(_) => {}
         }
-        if name == PONDER && !self.state.ponder() && was == Some(Purpose::Ponder) {
-            return self.stop_search();
-        }
-        if needs_idle {
-            self.resume(was);
-        }
+        self.resume(was);
     }
 
     /// After a rule switch of the game being played: the game so far is set up again under it.
     pub(super) fn replay_under_new_rules(&mut self, name: &str, value: &str) {
         let moves: Vec<&str> = self.history.iter().map(String::as_str).collect();
-        if let Err(e) =
-            self.state
-                .session_mut()
-                .set_position(self.setup_fen.as_deref(), &moves, NOTATION)
-        {
-            say(&format!(
+        if let Err(e) = self.engine.set_position(self.setup_fen.as_deref(), &moves) {
+            self.say(&format!(
                 "tellusererror The game so far is not legal with {name}={}: {}",
                 clip(value),
                 clip_message(&e.to_string())
@@ -154,9 +141,9 @@ impl XBoard {
     }
 
     pub(super) fn cmd_protover(&self) {
-        say("feature done=0");
+        self.say("feature done=0");
         let variants: Vec<&str> = VARIANTS.iter().map(|v| v.xboard_name).collect();
-        say(&format!(
+        self.say(&format!(
             "feature ping=1 setboard=1 playother=1 usermove=1 draw=1 time=1 reuse=1 analyze=1 \
              exclude=1 highlight=1 memory=1 smp=1 nps=1 colors=0 sigint=0 sigterm=0 san=0 \
              pause=0 debug=1 myname=\"Cannonade {}\" variants=\"{}\"",
@@ -165,18 +152,18 @@ impl XBoard {
         ));
         for o in options::announced() {
             if !NATIVE_OPTIONS.iter().any(|(_, n)| *n == o.name) {
-                say(&feature_option(o));
+                self.say(&feature_option(o));
             }
         }
-        say("feature done=1");
+        self.say("feature done=1");
     }
 
     /// After a change of the evaluation options: which evaluation the search will use (a
     /// comment line; a popup when the net asked for is missing).
     pub(super) fn tell_evaluator(&self) {
-        match self.state.evaluator_note() {
-            note @ EvaluatorNote::Missing(_) => say(&format!("telluser {note}")),
-            note => say(&format!("# {note}")),
+        match self.state().evaluator_note() {
+            note @ EvaluatorNote::Missing(_) => self.say(&format!("telluser {note}")),
+            note => self.say(&format!("# {note}")),
         }
     }
 }

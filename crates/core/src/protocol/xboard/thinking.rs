@@ -2,13 +2,16 @@
 //! analysis; how their results are played and the game's end claimed; and how they are shown
 //! (thinking lines, `stat01`).
 
-use super::{clip, say, XBoard, NOTATION};
+use super::{clip, clip_message, XBoard, NOTATION};
 use crate::board::Color;
-use crate::engine::jobs::Job;
+use crate::engine::jobs::{JobEvent, JobKind};
+use crate::engine::wdl::Wdl;
+use crate::engine::{Listener, SearchId};
 use crate::games::Outcome;
-use crate::search::{Bound, Limits, PvInfo, Report, Score, SearchControl, SearchResult};
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use crate::protocol::Output;
+use crate::search::{Bound, Limits, PvInfo, Score, SearchResult};
+use std::collections::VecDeque;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// What a running search is for.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -21,16 +24,116 @@ pub(super) enum Purpose {
     Analyze,
 }
 
-pub(super) struct Running {
+/// The search the adapter started last and has not yet seen end.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Current {
     pub(super) purpose: Purpose,
-    pub(super) ctl: Arc<SearchControl>,
-    pub(super) handle: JoinHandle<SearchResult<String>>,
+    pub(super) id: SearchId,
     /// The position key the search started from (a result for another position is stale).
     pub(super) key: u64,
 }
 
-/// The latest report of the running search, for `.` in analysis.
-pub(super) type LastInfo = Arc<Mutex<Option<PvInfo<String>>>>;
+/// How the running search is shown.
+#[derive(Default)]
+struct Shown {
+    /// Thinking lines are printed (`post`, or analysis; never for a ponder search).
+    show: bool,
+    /// Lines shown at the current depth: (depth, line number, moves).
+    lines: Vec<(u32, u32, Vec<String>)>,
+    /// The latest best line, for `stat01`.
+    last: Option<PvInfo<String>>,
+}
+
+/// The facade's reports, worded for XBoard: thinking lines and job answers are printed from
+/// the thread that reports them; the results of searches wait here for the adapter.
+pub(super) struct Reports {
+    out: Output,
+    shown: Mutex<Shown>,
+    ended: Mutex<VecDeque<(SearchId, SearchResult<String>)>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Reports {
+    pub(super) fn new(out: Output) -> Reports {
+        Reports {
+            out,
+            shown: Mutex::new(Shown::default()),
+            ended: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// Before a search starts (none running): whether its lines are shown.
+    fn begin(&self, show: bool) {
+        *lock(&self.shown) = Shown {
+            show,
+            ..Shown::default()
+        };
+    }
+
+    /// The latest best line of the running search.
+    fn last(&self) -> Option<PvInfo<String>> {
+        lock(&self.shown).last.clone()
+    }
+
+    /// The oldest result not yet acted on.
+    fn take_ended(&self) -> Option<(SearchId, SearchResult<String>)> {
+        lock(&self.ended).pop_front()
+    }
+}
+
+impl Listener for Reports {
+    fn info(&self, _: SearchId, info: &PvInfo<String>, _: Option<Wdl>) {
+        // Only finished lines are shown; the result comes to the adapter.
+        if info.depth == 0 || info.bound == Some(Bound::Lower) {
+            return;
+        }
+        let mut shown = lock(&self.shown);
+        // When it ends, the search sends its result's lines again if they differ from the
+        // last ones sent (a helper thread's deeper line, say); a line already shown at this
+        // depth is not shown twice. (With MultiPV every line of an iteration is shown, best
+        // first.)
+        let key = (info.depth, info.multipv, info.pv.clone());
+        if info.bound.is_none() && shown.show && !shown.lines.contains(&key) {
+            self.out.say(&thinking_line(info));
+            shown.lines.retain(|k| k.0 == info.depth);
+            shown.lines.push(key);
+        }
+        // The best line is the one `stat01` names.
+        if info.multipv == 1 {
+            shown.last = Some(info.clone());
+        }
+    }
+
+    fn best_move(&self, search: SearchId, result: &SearchResult<String>) {
+        lock(&self.ended).push_back((search, result.clone()));
+    }
+
+    fn job(&self, kind: JobKind, event: &JobEvent) {
+        let say = |l: &str| self.out.say(l);
+        match event {
+            JobEvent::PerftMove(m, n) => say(&format!("{m}: {n}")),
+            JobEvent::PerftTotal { depth, total } => say(&format!("perft {depth}: {total}")),
+            // Not XBoard's: the bench as comment lines, which GUIs ignore.
+            JobEvent::BenchLine(line) => say(&format!("# {line}")),
+            JobEvent::BenchDone(r) => {
+                say(&format!("# Nodes searched: {}", r.nodes));
+                say(&format!("# Nodes/second: {}", r.nps()));
+            }
+            JobEvent::Stopped => match kind {
+                JobKind::Perft { depth } => say(&format!("Error (perft stopped): perft {depth}")),
+                JobKind::Bench { depth } => say(&format!("Error (bench stopped): bench {depth}")),
+            },
+            JobEvent::Failed(e) => say(&format!("Error ({}): {kind:?}", clip_message(e))),
+        }
+    }
+
+    fn ended(&self) {
+        self.out.wake();
+    }
+}
 
 /// The score as XBoard reads it: centipawns, or ±(100000 + moves) for a mate.
 fn xboard_score(score: Score) -> i64 {
@@ -65,49 +168,47 @@ pub fn result_claim(outcome: Outcome, side_to_move: Color) -> String {
 }
 
 impl XBoard {
-    /// True while a search for the engine's own move runs.
+    /// True while a search for the engine's own move runs (or has ended and its move is not
+    /// yet played).
     pub(super) fn thinking(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| r.purpose == Purpose::Think)
+        self.running.is_some_and(|r| r.purpose == Purpose::Think)
     }
 
-    /// Plays the move of a finished search, if one has finished, and prints a finished
-    /// `perft`'s held `pong`s.
+    /// Acts on the searches that ended (plays the move of the engine's own), and prints the
+    /// `pong`s held for a `perft` that has ended.
     pub(super) fn collect_finished(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-        {
-            self.wait_for_search();
+        while let Some((id, result)) = self.reports.take_ended() {
+            self.search_ended(id, result);
         }
-        if self.job.as_ref().is_some_and(Job::is_finished) {
-            self.cancel_job();
+        if !self.engine.job_running() {
+            for pong in std::mem::take(&mut self.held_pongs) {
+                self.say(&pong);
+            }
         }
     }
 
-    /// Waits for the running search; a finished `Think` search's move is printed and played.
-    pub(super) fn wait_for_search(&mut self) {
-        let Some(r) = self.running.take() else {
+    /// A search ended: the move of a `Think` search is printed and played. A search the
+    /// adapter stopped on purpose, or one of another position, leaves nothing to do.
+    fn search_ended(&mut self, id: SearchId, result: SearchResult<String>) {
+        let Some(r) = self.running.filter(|r| r.id == id) else {
             return;
         };
-        let result = r.handle.join();
-        if r.purpose != Purpose::Think || r.key != self.state.session().key() {
+        self.running = None;
+        if r.purpose != Purpose::Think || r.key != self.state().session().key() {
             return;
         }
-        match result.ok().and_then(|res| res.best) {
+        match result.best {
             Some(mv) => {
                 let shown = self.gui_form(&mv);
-                if self.state.session_mut().play(&mv, NOTATION).is_err() {
+                if self.engine.play(&mv).is_err() {
                     // Cannot happen (the search only returns legal moves); say so rather
                     // than play a move the position refuses.
-                    say(&format!(
+                    self.say(&format!(
                         "Error (internal): search returned illegal move {mv}"
                     ));
                     return;
                 }
-                say(&format!("move {shown}"));
+                self.say(&format!("move {shown}"));
                 self.history.push(mv);
                 self.excluded.clear();
                 self.apply_pending();
@@ -123,19 +224,20 @@ impl XBoard {
 
     /// Stops the running search and drops its result.
     pub(super) fn stop_search(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.ctl.stop();
-            let _ = r.handle.join();
-        }
+        self.running = None;
+        self.engine.stop();
     }
 
     /// Claims the result if the game is over (and not in force mode). True if it is over.
     pub(super) fn claim_if_over(&mut self) -> bool {
-        let Some(outcome) = self.state.session().outcome() else {
+        let Some(outcome) = self.state().session().outcome() else {
             return false;
         };
         if !self.force && !self.game_over {
-            say(&result_claim(outcome, self.state.session().side_to_move()));
+            self.say(&result_claim(
+                outcome,
+                self.state().session().side_to_move(),
+            ));
         }
         self.game_over = true;
         true
@@ -143,67 +245,11 @@ impl XBoard {
 
     pub(super) fn start_search(&mut self, purpose: Purpose, limits: Limits) {
         self.stop_search();
-        let session = self.state.session().clone_session();
-        let ctl = Arc::new(SearchControl::new(false));
-        let tt = self.state.table();
-        let opts = self.state.options().clone();
-        let thread_ctl = Arc::clone(&ctl);
-        let post = self.post || purpose == Purpose::Analyze;
-        let show = post && purpose != Purpose::Ponder;
-        let last = Arc::clone(&self.last_info);
-        if let Ok(mut l) = last.lock() {
-            *l = None;
-        }
-        let spawned = thread::Builder::new()
-            .name("xboard-search".into())
-            .spawn(move || {
-                // Lines shown at the current depth: (depth, line number, moves).
-                let mut shown: Vec<(u32, u32, Vec<String>)> = Vec::new();
-                session.search(
-                    &limits,
-                    &opts,
-                    &tt,
-                    &thread_ctl,
-                    NOTATION,
-                    &mut |report: Report<String>| {
-                        // The final result comes back from the thread itself; only lines of
-                        // analysis are shown while it runs.
-                        let Report::Info(info) = report else {
-                            return;
-                        };
-                        if info.depth == 0 || info.bound == Some(Bound::Lower) {
-                            return;
-                        }
-                        // When it ends, the search sends its result's lines again if they
-                        // differ from the last ones sent (a helper thread's deeper line, say);
-                        // a line already shown at this depth is not shown twice. (With MultiPV
-                        // every line of an iteration is shown, best first.)
-                        let key = (info.depth, info.multipv, info.pv.clone());
-                        if info.bound.is_none() && show && !shown.contains(&key) {
-                            say(&thinking_line(&info));
-                            shown.retain(|k| k.0 == info.depth);
-                            shown.push(key);
-                        }
-                        // The best line is the one `stat01` names.
-                        if info.multipv == 1 {
-                            if let Ok(mut l) = last.lock() {
-                                *l = Some(info);
-                            }
-                        }
-                    },
-                )
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    purpose,
-                    ctl,
-                    handle,
-                    key: self.state.session().key(),
-                })
-            }
-            Err(e) => say(&format!("Error (cannot start search): {e}")),
-        }
+        self.reports
+            .begin((self.post || purpose == Purpose::Analyze) && purpose != Purpose::Ponder);
+        let key = self.state().session().key();
+        let id = self.engine.go(limits);
+        self.running = Some(Current { purpose, id, key });
     }
 
     /// The UCI strings of the root moves still allowed after `exclude` (empty: all).
@@ -211,7 +257,7 @@ impl XBoard {
         if self.excluded.is_empty() {
             return Vec::new();
         }
-        self.state
+        self.state()
             .session()
             .move_facts()
             .into_iter()
@@ -225,7 +271,7 @@ impl XBoard {
         if self.claim_if_over() {
             return;
         }
-        let side = self.state.session().side_to_move();
+        let side = self.state().session().side_to_move();
         let moves_done = match side {
             Color::White => self.history.len().div_ceil(2),
             Color::Black => self.history.len() / 2,
@@ -237,7 +283,7 @@ impl XBoard {
 
     /// After the engine's move: searches on the opponent's time if pondering is on.
     pub(super) fn start_ponder(&mut self) {
-        if self.state.ponder() && !self.force && !self.analyzing && !self.game_over {
+        if self.state().ponder() && !self.force && !self.analyzing && !self.game_over {
             let limits = Limits {
                 infinite: true,
                 ..Limits::default()
@@ -247,7 +293,7 @@ impl XBoard {
     }
 
     pub(super) fn start_analysis(&mut self) {
-        if self.state.session().outcome().is_some() {
+        if self.state().session().outcome().is_some() {
             self.stop_search();
             return;
         }
@@ -266,7 +312,7 @@ impl XBoard {
             self.start_analysis();
         } else if self.force || self.claim_if_over() {
             // Nothing to do: the GUI moves for both sides, or the game is over.
-        } else if self.state.session().side_to_move() == self.engine_side {
+        } else if self.state().session().side_to_move() == self.engine_side {
             self.think();
         } else {
             self.start_ponder();
@@ -277,20 +323,19 @@ impl XBoard {
         if !self.analyzing {
             return;
         }
-        let total = self.state.session().legal_moves(NOTATION).len();
-        let info = self.last_info.lock().ok().and_then(|l| l.clone());
+        let total = self.state().session().legal_moves(NOTATION).len();
         // The search now: time since it started, nodes so far, the depth being searched (the
         // iteration after the last finished one), and the best move found so far.
-        let Some(run) = &self.running else {
-            return say(&format!("stat01: 0 0 0 {total} {total}"));
+        let Some(now) = self.engine.progress().filter(|_| self.running.is_some()) else {
+            return self.say(&format!("stat01: 0 0 0 {total} {total}"));
         };
-        let (depth, nodes) = run.ctl.progress();
+        let info = self.reports.last();
         let best = info.as_ref().and_then(|i| i.pv.first().cloned());
-        say(&format!(
+        self.say(&format!(
             "stat01: {} {} {} {} {} {}",
-            run.ctl.elapsed().as_millis() / 10,
-            nodes.max(info.as_ref().map_or(0, |i| i.nodes)),
-            depth,
+            now.elapsed.as_millis() / 10,
+            now.nodes.max(info.as_ref().map_or(0, |i| i.nodes)),
+            now.depth,
             0,
             total,
             best.unwrap_or_default()
@@ -307,7 +352,7 @@ impl XBoard {
     }
 
     pub(super) fn cmd_exclude(&mut self, exclude: bool, arg: &str) {
-        let legal = self.state.session().legal_moves(NOTATION);
+        let legal = self.state().session().legal_moves(NOTATION);
         let arg = &self.engine_form(arg);
         if arg == "all" {
             self.excluded = if exclude { legal } else { Vec::new() };
@@ -317,7 +362,7 @@ impl XBoard {
                 self.excluded.push(arg.to_string());
             }
         } else {
-            return say(&format!("Illegal move: {}", clip(arg)));
+            return self.say(&format!("Illegal move: {}", clip(arg)));
         }
         if self.analyzing {
             self.start_analysis();
