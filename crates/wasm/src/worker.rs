@@ -15,7 +15,7 @@
 
 use cannonade_core::engine::Remote;
 use cannonade_core::games::Notation;
-use cannonade_core::host::SingleThread;
+use cannonade_core::host::{Host, Task};
 use cannonade_core::protocol::uci::{Interim, Uci};
 use cannonade_core::protocol::{Adapter, Output};
 use std::collections::VecDeque;
@@ -71,6 +71,27 @@ impl Shared {
     }
 }
 
+/// The worker's host: the page's clock, no threads (a task is given back, so the work runs
+/// on the caller's thread), and a poll that reads the page's lines.
+struct WebHost {
+    now: Box<dyn Fn() -> Duration + Send + Sync>,
+    shared: Arc<Shared>,
+}
+
+impl Host for WebHost {
+    fn now(&self) -> Duration {
+        (self.now)()
+    }
+
+    fn spawn(&self, task: Task) -> Result<(), Task> {
+        Err(task)
+    }
+
+    fn poll(&self, idle: bool) {
+        self.shared.poll(idle);
+    }
+}
+
 /// The worker's engine: UCI lines in, UCI lines out through `print`.
 pub struct WorkerEngine {
     uci: Uci,
@@ -99,8 +120,10 @@ impl WorkerEngine {
             pending: Mutex::new(VecDeque::new()),
             woke,
         });
-        let polled = Arc::clone(&shared);
-        let host = SingleThread::new(now).on_poll(move |idle| polled.poll(idle));
+        let host = WebHost {
+            now: Box::new(now),
+            shared: Arc::clone(&shared),
+        };
         let uci = Uci::new(Arc::new(host), out);
         let _ = shared.remote.set(uci.remote());
         WorkerEngine {
@@ -216,4 +239,101 @@ pub fn interim_table() -> Vec<(&'static str, &'static str)> {
             (word, kind)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Instant;
+
+    /// A worker engine whose output is collected, with lines the "page" writes while it is
+    /// busy: `input` hands out one batch per poll.
+    fn engine(input: Vec<Vec<&'static str>>) -> (WorkerEngine, mpsc::Receiver<String>) {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let start = Instant::now();
+        let batches = Mutex::new(VecDeque::from(input));
+        let read: ReadLines = Box::new(move |_| {
+            batches
+                .lock()
+                .unwrap()
+                .pop_front()
+                .unwrap_or_default()
+                .into_iter()
+                .map(String::from)
+                .collect()
+        });
+        let e = WorkerEngine::new(
+            move || start.elapsed(),
+            move |l| {
+                let _ = tx.lock().unwrap().send(l.to_string());
+            },
+            Some(read),
+        );
+        (e, rx)
+    }
+
+    fn lines(rx: &mpsc::Receiver<String>) -> Vec<String> {
+        rx.try_iter().collect()
+    }
+
+    #[test]
+    fn a_search_runs_in_the_call_and_hears_stop_through_the_poll() {
+        // The page's lines, one batch per poll: `isready` answered during the search, `d`
+        // left until it ends, then `stop`.
+        let (mut e, rx) = engine(vec![vec![], vec!["isready", "d"], vec![], vec!["stop"]]);
+        assert!(e.command("go infinite"));
+        let out = lines(&rx);
+        let ready = out.iter().position(|l| l == "readyok").expect("readyok");
+        let best = out
+            .iter()
+            .position(|l| l.starts_with("bestmove "))
+            .expect("bestmove");
+        let fen = out.iter().position(|l| l.starts_with("Fen: ")).expect("d");
+        assert!(ready < best && best < fen, "{out:?}");
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    }
+
+    #[test]
+    fn a_command_that_needs_the_engine_stops_the_search_then_runs() {
+        let (mut e, rx) = engine(vec![vec![], vec!["position startpos moves e2e4", "d"]]);
+        assert!(e.command("go infinite"));
+        let out = lines(&rx);
+        let best = out.iter().position(|l| l.starts_with("bestmove ")).unwrap();
+        let fen = out.iter().position(|l| l.starts_with("Fen: ")).unwrap();
+        assert!(best < fen);
+        assert_eq!(
+            out[fen],
+            "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn quit_ends_the_engine_and_the_lines_after_it_are_not_read() {
+        let (mut e, rx) = engine(vec![]);
+        assert!(!e.command("isready\nquit\nisready"));
+        assert_eq!(lines(&rx), vec!["readyok"]);
+        assert!(!e.command("isready"));
+        assert!(lines(&rx).is_empty());
+    }
+
+    #[test]
+    fn pump_handles_the_lines_of_the_input() {
+        let (mut e, rx) = engine(vec![vec!["uci", "isready"], vec!["position startpos", "go depth 2"]]);
+        assert!(e.pump());
+        let out = lines(&rx);
+        assert!(out.contains(&"uciok".to_string()) && out.contains(&"readyok".to_string()));
+        assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    }
+
+    #[test]
+    fn the_interim_table_is_the_cores_rule() {
+        let t = interim_table();
+        let kind = |w: &str| t.iter().find(|(c, _)| *c == w).unwrap().1;
+        assert_eq!(kind("isready"), "done");
+        assert_eq!(kind("stop"), "stop");
+        assert_eq!(kind("go"), "stopThenHandle");
+        assert_eq!(kind("d"), "handle");
+    }
 }
