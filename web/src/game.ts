@@ -49,7 +49,6 @@ export interface Status {
   kind: 'turn' | 'thinking' | 'over' | 'review' | 'error';
 }
 
-const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 const sideName = (c: Color) => (c === 'white' ? 'White' : 'Black');
 
 export class GameController {
@@ -471,8 +470,4 @@ export class GameController {
     for (const fn of this.statusListeners) fn(s);
   }
 
-  /** The side whose clock is other than the person's. */
-  get engineSide(): Color {
-    return other(this.humanSide);
-  }
 }

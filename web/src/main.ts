@@ -160,9 +160,15 @@ async function main(): Promise<void> {
     io.update();
     $<HTMLButtonElement>('#takeback').disabled = !controller.canTakeBack();
     $<HTMLButtonElement>('#resign').disabled = controller.isOver();
-    const note = $('#variant-note');
-    note.textContent = '';
   });
+  // a word on the game chosen: its board and its hand, as the rules describe it
+  const describe = () => {
+    const v = rules.variants().find(x => x.name === variantSelect.value);
+    const hand = v?.handKinds && v.handKinds.white.length > 0;
+    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${hand ? ', pieces in hand' : ''}` : '';
+  };
+  variantSelect.addEventListener('change', describe);
+  describe();
 
   const start = async (settings: GameSettings) => {
     try {
