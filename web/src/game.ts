@@ -422,6 +422,11 @@ export class GameController {
   }
 
   private onInfo(line: string): void {
+    if (line.startsWith('info string error')) {
+      // the engine's own words for what went wrong (a refused line, a worker started again)
+      this.status({ text: `Engine: ${line.slice('info string '.length)}`, kind: 'error' });
+      return;
+    }
     if (!this.thinking || !line.startsWith('info ') || !/ score /.test(line)) return;
     const depth = /\bdepth (\d+)/.exec(line)?.[1];
     const cp = /\bscore cp (-?\d+)/.exec(line)?.[1];
