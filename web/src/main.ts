@@ -1,0 +1,224 @@
+// The play page: wires the setup form, the board, the clocks, the move list and the PGN/FEN
+// panel to one game controller, over the engine (a worker) and the rules API of cannonade.js.
+
+import { BoardView } from './board';
+import { Clocks } from './clock';
+import { EngineClient } from './engine';
+import { GameController, type GameSettings, type Level, type Timing } from './game';
+import { MoveList } from './movelist';
+import { PgnFenPanel } from './pgnfen';
+import { loadRules, messageOf, type Color } from './rules';
+
+const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySelector(sel) as T;
+
+const STORAGE_KEY = 'cannonade.settings';
+
+function readForm(form: HTMLFormElement): GameSettings {
+  const data = new FormData(form);
+  const sideWanted = String(data.get('side') ?? 'white');
+  const side: Color = sideWanted === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : (sideWanted as Color);
+  const level: Level =
+    data.get('level-kind') === 'elo'
+      ? { kind: 'elo', elo: Number($<HTMLInputElement>('#elo').value) }
+      : { kind: 'skill', skill: Number($<HTMLInputElement>('#skill').value) };
+  const timing: Timing =
+    data.get('timing') === 'movetime'
+      ? { kind: 'movetime', seconds: Math.max(0.05, Number($<HTMLInputElement>('#movetime').value) || 1) }
+      : {
+          kind: 'clock',
+          clock: {
+            minutes: Math.max(0.05, Number($<HTMLInputElement>('#minutes').value) || 5),
+            increment: Math.max(0, Number($<HTMLInputElement>('#increment').value) || 0),
+          },
+        };
+  return { variant: $<HTMLSelectElement>('#variant').value, side, level, timing };
+}
+
+function syncFormParts(form: HTMLFormElement): void {
+  const data = new FormData(form);
+  ($('.level-skill') as HTMLElement).hidden = data.get('level-kind') === 'elo';
+  ($('.level-elo') as HTMLElement).hidden = data.get('level-kind') !== 'elo';
+  ($('.timing-clock') as HTMLElement).hidden = data.get('timing') === 'movetime';
+  ($('.timing-movetime') as HTMLElement).hidden = data.get('timing') !== 'movetime';
+  $('#skill-out').textContent = $<HTMLInputElement>('#skill').value;
+}
+
+function saveForm(form: HTMLFormElement): void {
+  const data = Object.fromEntries(new FormData(form).entries());
+  for (const id of ['skill', 'elo', 'minutes', 'increment', 'movetime', 'variant'])
+    data[id] = ($(`#${id}`) as HTMLInputElement).value;
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(data));
+  } catch {
+    // storage may be off: the form simply starts from its defaults next time
+  }
+}
+
+function restoreForm(form: HTMLFormElement, params: URLSearchParams): void {
+  let saved: Record<string, string> = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}');
+  } catch {
+    saved = {};
+  }
+  // the address wins over what was saved: ?variant=cannonshogi&side=black&movetime=0.2
+  for (const [k, v] of params) saved[k] = v;
+  if (params.has('movetime')) saved.timing = 'movetime';
+  if (params.has('minutes')) saved.timing = 'clock';
+  if (params.has('skill')) saved['level-kind'] = 'skill';
+  if (params.has('elo')) saved['level-kind'] = 'elo';
+  for (const [k, v] of Object.entries(saved)) {
+    const byId = document.getElementById(k) as HTMLInputElement | HTMLSelectElement | null;
+    if (byId && 'value' in byId && byId.tagName !== 'FORM') {
+      if (byId instanceof HTMLSelectElement && ![...byId.options].some(o => o.value === v)) continue;
+      byId.value = v;
+      continue;
+    }
+    const radio = form.querySelector(`input[name="${k}"][value="${CSS.escape(v)}"]`) as HTMLInputElement | null;
+    if (radio) radio.checked = true;
+  }
+}
+
+async function main(): Promise<void> {
+  const status = $('#status');
+  const say = (text: string, kind: string) => {
+    status.textContent = text;
+    status.dataset.kind = kind;
+  };
+  let rules;
+  let engine: EngineClient;
+  try {
+    [rules, engine] = await Promise.all([loadRules(), EngineClient.start()]);
+  } catch (e) {
+    say(`The engine could not start: ${messageOf(e)}`, 'error');
+    throw e;
+  }
+
+  const form = $<HTMLFormElement>('#setup');
+  const variantSelect = $<HTMLSelectElement>('#variant');
+  for (const v of rules.variants()) {
+    const o = document.createElement('option');
+    o.value = v.name;
+    o.textContent = v.fullName;
+    variantSelect.appendChild(o);
+  }
+  // the levels as the engine announces them
+  const skill = engine.options.get('Skill Level');
+  if (skill && skill.min !== undefined && skill.max !== undefined) {
+    const input = $<HTMLInputElement>('#skill');
+    input.min = String(skill.min);
+    input.max = String(skill.max);
+    input.value = skill.default ?? String(skill.max);
+  }
+  const elo = engine.options.get('UCI_Elo');
+  if (elo && elo.min !== undefined && elo.max !== undefined) {
+    const input = $<HTMLInputElement>('#elo');
+    input.min = String(elo.min);
+    input.max = String(elo.max);
+    input.value = elo.default ?? input.value;
+  }
+  const params = new URLSearchParams(location.search);
+  restoreForm(form, params);
+  syncFormParts(form);
+  form.addEventListener('input', () => syncFormParts(form));
+  form.addEventListener('change', () => syncFormParts(form));
+
+  // clocks: one element per side, put in the slot above or below the board
+  const clockEls: Record<Color, HTMLElement> = {
+    white: Object.assign(document.createElement('div'), { className: 'clock-face white', hidden: true }),
+    black: Object.assign(document.createElement('div'), { className: 'clock-face black', hidden: true }),
+  };
+  let controller: GameController;
+  const clocks = new Clocks(clockEls, side => controller.flagged(side));
+  const board = new BoardView($('#board'), $('#pocket-top'), $('#pocket-bottom'), g => void controller.gesture(g));
+  const moveList = new MoveList($('#moves'), ply => controller.view(ply));
+  controller = new GameController(rules, engine, board, clocks, moveList, $('.board-area'), readForm(form));
+  controller.onStatus(s => say(s.text, s.kind));
+
+  const io = new PgnFenPanel($('#io'), {
+    fen: () => controller.fen(),
+    pgn: () => controller.pgn(),
+    loadFen: fen => controller.loadFen(fen),
+    loadPgn: text => controller.loadPgn(text),
+    variantName: () => controller.variant.fullName,
+  });
+
+  const placeSides = () => {
+    const bottom = board.orientation;
+    const top: Color = bottom === 'white' ? 'black' : 'white';
+    $('#clock-top').replaceChildren(clockEls[top]);
+    $('#clock-bottom').replaceChildren(clockEls[bottom]);
+    const timed = controller.settings.timing.kind === 'clock';
+    $('#clock-top').hidden = !timed;
+    $('#clock-bottom').hidden = !timed;
+    const name = (c: Color) => (c === controller.humanSide ? 'You' : 'Cannonade') + ` (${c})`;
+    $('#player-top').textContent = name(top);
+    $('#player-bottom').textContent = name(bottom);
+  };
+  controller.onChange(() => {
+    placeSides();
+    io.update();
+    $<HTMLButtonElement>('#takeback').disabled = !controller.canTakeBack();
+    $<HTMLButtonElement>('#resign').disabled = controller.isOver();
+  });
+  // a word on the game chosen: its board and its hand, as the rules describe it
+  const describe = () => {
+    const v = rules.variants().find(x => x.name === variantSelect.value);
+    const hand = v?.handKinds && v.handKinds.white.length > 0;
+    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${hand ? ', pieces in hand' : ''}` : '';
+  };
+  variantSelect.addEventListener('change', describe);
+  describe();
+
+  const start = async (settings: GameSettings) => {
+    try {
+      await controller.newGame(settings);
+    } catch (e) {
+      say(`Could not start: ${messageOf(e)}`, 'error');
+    }
+  };
+  form.addEventListener('submit', e => {
+    e.preventDefault();
+    saveForm(form);
+    void start(readForm(form));
+  });
+  $('#takeback').addEventListener('click', () => controller.takeBack());
+  $('#flip').addEventListener('click', () => controller.flip());
+  $('#resign').addEventListener('click', () => controller.resign());
+  $('#first').addEventListener('click', () => controller.step('start'));
+  $('#prev').addEventListener('click', () => controller.step(-1));
+  $('#next').addEventListener('click', () => controller.step(1));
+  $('#last').addEventListener('click', () => controller.step('end'));
+  document.addEventListener('keydown', e => {
+    const t = e.target as HTMLElement;
+    if (t.closest('input, textarea, select, [role=dialog]')) return;
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => controller.step(-1),
+      ArrowRight: () => controller.step(1),
+      Home: () => controller.step('start'),
+      End: () => controller.step('end'),
+      f: () => controller.flip(),
+    };
+    const fn = keys[e.key];
+    if (fn) {
+      e.preventDefault();
+      fn();
+    }
+  });
+
+  await start(readForm(form));
+  const fenParam = params.get('fen');
+  if (fenParam) {
+    try {
+      await controller.loadFen(fenParam);
+    } catch (e) {
+      say(`FEN refused: ${messageOf(e)}`, 'error');
+    }
+  }
+  $('#app').classList.remove('loading');
+  // for the browser test and for curious people with a console
+  (window as unknown as { cannonadePage: object }).cannonadePage = { controller, engine, rules, board };
+  document.body.dataset.ready = 'true';
+}
+
+void main();
