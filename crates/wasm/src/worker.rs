@@ -202,9 +202,7 @@ impl WorkerEngine {
 /// The lines of a text as a pipe delivers them to the native engine (which reads up to each
 /// line end and trims the end): split at `\n`, each trimmed at its end.
 fn split_lines(text: &str) -> Vec<String> {
-    text.split('\n')
-        .map(|l| l.trim_end().to_string())
-        .collect()
+    text.split('\n').map(|l| l.trim_end().to_string()).collect()
 }
 
 /// What each UCI command means to a running search, by the core's rule ([`Uci::interim`]),
@@ -327,7 +325,10 @@ mod tests {
 
     #[test]
     fn pump_handles_the_lines_of_the_input() {
-        let (mut e, rx) = engine(vec![vec!["uci", "isready"], vec!["position startpos", "go depth 2"]]);
+        let (mut e, rx) = engine(vec![
+            vec!["uci", "isready"],
+            vec!["position startpos", "go depth 2"],
+        ]);
         assert!(e.pump());
         let out = lines(&rx);
         assert!(out.contains(&"uciok".to_string()) && out.contains(&"readyok".to_string()));

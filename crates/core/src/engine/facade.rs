@@ -401,20 +401,27 @@ impl Engine {
         let listener = Arc::clone(&self.listener);
         let ended = Arc::new(AtomicBool::new(false));
         let job_ended = Arc::clone(&ended);
-        let job = Job::start(&self.host, kind, session, threads, self.notation, move |event| {
-            let last = matches!(
-                event,
-                JobEvent::PerftTotal { .. }
-                    | JobEvent::BenchDone(_)
-                    | JobEvent::Stopped
-                    | JobEvent::Failed(_)
-            );
-            listener.job(kind, &event);
-            if last {
-                job_ended.store(true, Relaxed);
-                listener.ended();
-            }
-        })?;
+        let job = Job::start(
+            &self.host,
+            kind,
+            session,
+            threads,
+            self.notation,
+            move |event| {
+                let last = matches!(
+                    event,
+                    JobEvent::PerftTotal { .. }
+                        | JobEvent::BenchDone(_)
+                        | JobEvent::Stopped
+                        | JobEvent::Failed(_)
+                );
+                listener.job(kind, &event);
+                if last {
+                    job_ended.store(true, Relaxed);
+                    listener.ended();
+                }
+            },
+        )?;
         self.job = Some(RunningJob { job, ended });
         Ok(())
     }

@@ -336,7 +336,7 @@ fn search(
         ..SearchOptions::default()
     };
     let tt = Arc::new(TranspositionTable::new(4));
-    let ctl = Arc::new(SearchControl::new(cannonade_native::host(), false));
+    let ctl = Arc::new(SearchControl::new(super::support::host(), false));
     let r = session.search(
         &limits,
         &opts,

@@ -13,6 +13,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The seed every test engine gets: a weakened engine's choices repeat from run to run.
+pub const SEED: u64 = 0x5eed;
+
 /// How long an answer may take on a loaded machine before it counts as a hang.
 pub const ANSWER: Duration = Duration::from_secs(30);
 
@@ -88,21 +91,21 @@ impl Engine {
     /// A UCI adapter, before any command.
     pub fn uci_bare() -> Engine {
         let (out, rx) = recording_output();
-        Engine::new(Box::new(Uci::new(host(), out)), false, rx)
+        Engine::new(Box::new(Uci::new(host(), SEED, out)), false, rx)
     }
 
     /// A UCI adapter on a host without threads, before any command.
     pub fn uci_without_threads() -> Engine {
         let (out, rx) = recording_output();
         let host = Arc::new(NoThreads(Instant::now()));
-        Engine::new(Box::new(Uci::new(host, out)), false, rx)
+        Engine::new(Box::new(Uci::new(host, SEED, out)), false, rx)
     }
 
     /// An XBoard adapter on a host without threads, after `xboard` and `new`.
     pub fn xboard_without_threads() -> Engine {
         let (out, rx) = recording_output();
         let host = Arc::new(NoThreads(Instant::now()));
-        let mut e = Engine::new(Box::new(XBoard::new(host, out)), true, rx);
+        let mut e = Engine::new(Box::new(XBoard::new(host, SEED, out)), true, rx);
         e.send("xboard");
         e.send("new");
         e
@@ -119,7 +122,7 @@ impl Engine {
     /// An XBoard adapter after `xboard` and `protover 2`, with the feature lines.
     pub fn xboard_features() -> (Engine, Vec<String>) {
         let (out, rx) = recording_output();
-        let mut e = Engine::new(Box::new(XBoard::new(host(), out)), true, rx);
+        let mut e = Engine::new(Box::new(XBoard::new(host(), SEED, out)), true, rx);
         e.send("xboard");
         e.send("protover 2");
         let features = e.until(|l| l.contains("done=1"));

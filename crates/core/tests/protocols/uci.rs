@@ -395,7 +395,7 @@ fn stop_and_isready_are_answered_during_search() {
 #[test]
 fn interim_answers_what_a_search_cannot_wait_for() {
     let (out, rx) = super::support::recording_output();
-    let mut uci = Uci::new(super::support::host(), out.clone());
+    let mut uci = Uci::new(super::support::host(), super::support::SEED, out.clone());
     let search = uci.remote();
     assert!(uci.handle("go infinite"));
     assert!(search.is_searching());
@@ -607,7 +607,7 @@ fn bench_is_deterministic_whatever_was_set_and_searched() {
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert!(bench_nodes(&a) > 1000);
     // The same count as the bench run directly.
-    let direct = cannonade_core::engine::bench::run(5, |_| {}).unwrap();
+    let direct = cannonade_core::engine::bench::run(&super::support::host(), 5, |_| {}).unwrap();
     assert_eq!(bench_nodes(&a), direct.nodes);
 }
 
