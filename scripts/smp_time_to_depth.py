@@ -5,6 +5,11 @@ Not part of CI. Each position is searched from a fresh hash (`ucinewgame`) with 
 the time is the engine's own `time` field of the last info line before `bestmove`.
 
 Usage: scripts/smp_time_to_depth.py path/to/cannonade [depth=12] [threads=2] [rounds=1]
+       scripts/smp_time_to_depth.py path/to/cannonade depth threads rounds --against OTHER
+
+With --against, both binaries search with `threads` threads, one after the other in each
+round (the order alternating from round to round), and the times are compared side by side:
+the ratio is this binary's time over OTHER's (below 1: this one is faster).
 """
 import subprocess
 import sys
@@ -59,7 +64,36 @@ def run(exe, threads, depth):
     return times
 
 
+def against(exe, other, depth, threads, rounds):
+    mine = [0] * len(POSITIONS)
+    theirs = [0] * len(POSITIONS)
+    mine_nodes = theirs_nodes = 0
+    for r in range(rounds):
+        order = [(exe, mine), (other, theirs)]
+        if r % 2:
+            order.reverse()
+        for binary, acc in order:
+            for i, (t, n) in enumerate(run(binary, threads, depth)):
+                acc[i] += t
+                if acc is mine:
+                    mine_nodes += n
+                else:
+                    theirs_nodes += n
+    for i, pos in enumerate(POSITIONS):
+        print(f"{pos[:50]:50} this {mine[i] / rounds:8.0f} ms   other {theirs[i] / rounds:8.0f} ms")
+    a, b = sum(mine) / rounds, sum(theirs) / rounds
+    print(f"total at depth {depth}, {threads} threads, {rounds} rounds: this {a:.0f} ms, "
+          f"other {b:.0f} ms, ratio {a / max(b, 1):.3f}; nodes this {mine_nodes / rounds:.0f}, "
+          f"other {theirs_nodes / rounds:.0f}")
+
+
 def main():
+    if "--against" in sys.argv:
+        k = sys.argv.index("--against")
+        other = sys.argv[k + 1]
+        args = sys.argv[:k] + sys.argv[k + 2:]
+        against(args[1], other, int(args[2]), int(args[3]), int(args[4]))
+        return
     exe = sys.argv[1]
     depth = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     threads = int(sys.argv[3]) if len(sys.argv) > 3 else 2

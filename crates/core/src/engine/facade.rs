@@ -599,6 +599,11 @@ mod tests {
                 .any(|h| matches!(h, Heard::Best(s, Some(_)) if *s == first)),
             "the move was reported before stop returned: {heard:?}"
         );
+        // Its `ended` may come a moment after `stop` returned (the search counts as finished
+        // first): wait for it, so that it is not taken for the next search's.
+        if !heard.contains(&Heard::Ended) {
+            until_ended(&rx);
+        }
         // A new search stops the running one first: its move comes, then the new search's.
         let second = e.go(infinite());
         let third = e.go(depth(1));

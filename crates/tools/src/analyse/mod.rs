@@ -150,7 +150,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), AnalyseError> {
     }
     let default = match &args.variant {
         Some(name) => crate::variant(name)?,
-        None => registry::find("chess").expect("chess is registered"),
+        // A PGN without a Variant tag is the standard game's.
+        None => registry::default_variant(),
     };
     let (limits, limit_text) = args.search.limits(DEFAULT_DEPTH);
     let mut engines = Engines {
