@@ -1,12 +1,15 @@
 // The play page: wires the setup form, the board, the clocks, the move list and the PGN/FEN
 // panel to one game controller, over the engine (a worker) and the rules API of cannonade.js.
 
+import { Analyser, EvalBar } from './analysis';
 import { BoardView } from './board';
 import { Clocks } from './clock';
 import { EngineClient } from './engine';
 import { GameController, type GameSettings, type Level, type Timing } from './game';
 import { MoveList } from './movelist';
 import { PgnFenPanel } from './pgnfen';
+import { reviewGame, ReviewPanel, type ReviewGame } from './review';
+import type { ReviewResult } from './rules';
 import { loadRules, messageOf, type Color } from './rules';
 
 const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySelector(sel) as T;
@@ -155,12 +158,115 @@ async function main(): Promise<void> {
     $('#player-top').textContent = name(top);
     $('#player-bottom').textContent = name(bottom);
   };
+  // ---- the analysis board and the review ----
+  const skillMax = engine.options.get('Skill Level')?.max ?? 20;
+  // analysis and review search at full strength, whatever level the games are played at
+  const fullStrength = () => ({ UCI_LimitStrength: false, 'Skill Level': skillMax });
+  const bar = new EvalBar($('#eval-bar'));
+  const analyser = new Analyser(rules, engine, $('#analysis'), bar, moves => controller.playLine(moves), fullStrength);
+  let reviewed: { game: ReviewGame; result: ReviewResult } | null = null;
+  let reviewToken = 0;
+  let reviewing = false;
+  const reviewStatus = $('#review-status');
+  const progress = $<HTMLProgressElement>('#review-progress');
+  const sameGame = (g: ReviewGame) =>
+    g.startFen === controller.startFen &&
+    g.moves.length === controller.moves().length &&
+    g.moves.every((m, i) => m === controller.moves()[i]);
+  const reviewPanel = new ReviewPanel(
+    $('#analysis'),
+    ply => {
+      if (reviewed) void controller.showGame(reviewed.game.startFen, reviewed.game.moves, ply);
+    },
+    () => `cannonade-${controller.variant.name}-review.pgn`,
+  );
+  const cancelReview = () => {
+    if (!reviewing) return;
+    reviewToken++;
+    reviewing = false;
+    engine.stop();
+    progress.hidden = true;
+    reviewStatus.textContent = 'Review stopped.';
+  };
+  const runReview = async () => {
+    const moves = controller.moves();
+    if (!moves.length) return;
+    if (!controller.inAnalysis) controller.setAnalysis(true);
+    analyser.stop();
+    const token = ++reviewToken;
+    reviewing = true;
+    const game: ReviewGame = {
+      variant: controller.variant.name,
+      startFen: controller.startFen,
+      moves,
+      headers: controller.pgnHeaders(),
+    };
+    const nodes = Number($<HTMLSelectElement>('#review-nodes').value) || 100000;
+    progress.hidden = false;
+    progress.value = 0;
+    reviewStatus.textContent = `Searching ${moves.length + 1} positions…`;
+    updateButtons();
+    try {
+      const result = await reviewGame(
+        rules,
+        engine,
+        game,
+        nodes,
+        fullStrength(),
+        (done, all) => {
+          if (token !== reviewToken) return;
+          progress.value = done / all;
+          reviewStatus.textContent = `Position ${done} of ${all}`;
+        },
+        () => token !== reviewToken,
+      );
+      if (!result || token !== reviewToken) return;
+      reviewed = { game, result };
+      controller.setAnnotations({ moves: game.moves, notes: result.moves });
+      reviewPanel.set(result);
+      const t = result.totals;
+      reviewStatus.textContent = `Reviewed: White ${t.white.inaccuracies}/${t.white.mistakes}/${t.white.blunders}, Black ${t.black.inaccuracies}/${t.black.mistakes}/${t.black.blunders} (?!/?/??)`;
+    } catch (e) {
+      reviewStatus.textContent = `The review failed: ${messageOf(e)}`;
+      reviewStatus.classList.add('error');
+    } finally {
+      if (token === reviewToken) {
+        reviewing = false;
+        progress.hidden = true;
+        updateButtons();
+      }
+    }
+  };
+  const updateButtons = () => {
+    const an = controller.inAnalysis;
+    $<HTMLButtonElement>('#review').disabled = reviewing || controller.moves().length === 0 || !(an || controller.isOver());
+    $<HTMLButtonElement>('#review-run').disabled = reviewing || controller.moves().length === 0;
+    $<HTMLButtonElement>('#analyse').disabled = reviewing;
+  };
+
   controller.onChange(() => {
     placeSides();
     io.update();
     $<HTMLButtonElement>('#takeback').disabled = !controller.canTakeBack();
-    $<HTMLButtonElement>('#resign').disabled = controller.isOver();
+    $<HTMLButtonElement>('#resign').disabled = controller.isOver() || controller.inAnalysis;
+    const an = controller.inAnalysis;
+    $('#analysis').hidden = !an;
+    $('#app').classList.toggle('analysing', an);
+    bar.show(an);
+    bar.setOrientation(board.orientation);
+    $('#mode').textContent = an ? 'Back to play' : 'Analysis board';
+    updateButtons();
+    if (an) {
+      if (!reviewing) analyser.setPosition({ variant: controller.variant.name, ...controller.shownPosition() });
+    } else {
+      analyser.stop();
+      cancelReview();
+    }
+    if (reviewed && sameGame(reviewed.game)) reviewPanel.select(controller.shownPly);
   });
+  $('#mode').addEventListener('click', () => controller.setAnalysis(!controller.inAnalysis));
+  $('#review').addEventListener('click', () => void runReview());
+  $('#review-run').addEventListener('click', () => void runReview());
   // a word on the game chosen: its board and its hand, as the rules describe it
   const describe = () => {
     const v = rules.variants().find(x => x.name === variantSelect.value);
@@ -172,7 +278,7 @@ async function main(): Promise<void> {
 
   const start = async (settings: GameSettings) => {
     try {
-      await controller.newGame(settings);
+      await controller.newGame(settings, undefined, [], 'play');
     } catch (e) {
       say(`Could not start: ${messageOf(e)}`, 'error');
     }
@@ -217,7 +323,14 @@ async function main(): Promise<void> {
   }
   $('#app').classList.remove('loading');
   // for the browser test and for curious people with a console
-  (window as unknown as { cannonadePage: object }).cannonadePage = { controller, engine, rules, board };
+  (window as unknown as { cannonadePage: object }).cannonadePage = {
+    controller,
+    engine,
+    rules,
+    board,
+    analyser,
+    reviewed: () => reviewed?.result ?? null,
+  };
   document.body.dataset.ready = 'true';
 }
 

@@ -72,10 +72,63 @@ export interface PgnGame {
   result: string | null;
 }
 
+/** One searched position of a game under review (the side to move's view, as UCI prints). */
+export interface ReviewPosition {
+  score: { cp: number } | { mate: number } | null;
+  pv: string[];
+}
+
+export interface ReviewInput {
+  variant: string;
+  startFen: string | null;
+  moves: string[];
+  /** One per position: before the first move ... after the last. */
+  positions: ReviewPosition[];
+  headers?: Record<string, string>;
+}
+
+export interface Chances {
+  win: number;
+  draw: number;
+  loss: number;
+}
+
+export interface ReviewedMove {
+  ply: number;
+  uci: string;
+  san: string;
+  mover: Color;
+  eval: string;
+  whiteCp: number;
+  whiteChances: Chances;
+  loss: number;
+  mark: null | '?!' | '?' | '??';
+  best: boolean;
+  betterLine: string[];
+}
+
+export interface SideTotals {
+  moves: number;
+  averageLoss: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  acpl: number;
+}
+
+/** The review of a game (docs/web.md): the same judging as `cannonade analyse`. */
+export interface ReviewResult {
+  moves: ReviewedMove[];
+  start: { whiteCp: number; whiteChances: Chances; eval: string };
+  totals: { white: SideTotals; black: SideTotals };
+  pgn: string;
+}
+
 export interface Rules {
   variants(): VariantInfo[];
   newGame(variant: string, fen?: string): Game;
   readPgn(text: string): PgnGame[];
+  review(input: ReviewInput): ReviewResult;
 }
 
 declare global {
