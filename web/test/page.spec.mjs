@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -394,6 +394,8 @@ test('clocks: both shown and running, the engine gets wtime/btime/winc/binc', as
   await page.fill('#increment', '1');
   await page.click('#new-game');
   await waitFor(s => s.variant === 'chess' && s.moves.length === 0, 'a new game with clocks');
+  // the clocks are shown once the engine has taken the new game (a moment after it is set up)
+  await page.waitForSelector('#clock-top .clock-face', { state: 'visible' });
   assert.ok(await page.isVisible('#clock-top .clock-face'));
   assert.ok(await page.isVisible('#clock-bottom .clock-face'));
   const t0 = await page.textContent('#clock-bottom .clock-face');
@@ -504,6 +506,201 @@ test('touch: tap a piece, tap its square; tap a hand piece, tap a square', async
   } finally {
     await context.close();
   }
+});
+
+// ---- the analysis board and the review ----
+
+/** The engine lines shown: [{ multipv, score, meta, moves: [uci] }]. */
+const shownLines = () =>
+  page.$$eval('#lines .line', rows =>
+    rows.map(r => ({
+      multipv: Number(r.dataset.multipv),
+      score: r.querySelector('.line-score').textContent,
+      meta: r.querySelector('.line-meta').textContent,
+      moves: [...r.querySelectorAll('.line-move')].map(b => b.dataset.uci),
+      sans: [...r.querySelectorAll('.line-move')].map(b => b.textContent),
+    })),
+  );
+
+async function waitForLines(n, minDepth = 1, timeout = 30_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const lines = await shownLines();
+    const depth = lines.length ? Number(/d(\d+)/.exec(lines[0].meta)?.[1] ?? 0) : 0;
+    if (lines.length === n && depth >= minDepth) return lines;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${n} lines of depth ${minDepth}: ${JSON.stringify(lines)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function toAnalysis() {
+  if (!(await hook(() => window.cannonadePage.controller.inAnalysis))) await page.click('#mode');
+  await page.waitForSelector('#analysis', { state: 'visible' });
+}
+
+test('the analysis board: lines for a pasted FEN, MultiPV, win chances, the eval bar, a line played, stop', async () => {
+  await newGame('cannonshogi');
+  await toAnalysis();
+  // a pasted position with a drop to make: every line's moves are the game's notation
+  const fen = 'ln1gkgsnl/1rci1uab1/2p1p1p1p/9/9/9/2P1P1P1P/1BAU1ICR1/LNSGKGSNL[PSp] w - - 0 1';
+  await setFen(fen);
+  await waitFor(s => s.fen.split(' ')[0] === fen.split(' ')[0], 'the pasted position');
+  assert.equal(await hook(() => window.cannonadePage.controller.inAnalysis), true, 'a FEN set on the analysis board stays there');
+  await page.selectOption('#multipv', '4');
+  await page.click('#analyse');
+  const lines = await waitForLines(4, 4);
+  const sent = (await state()).engineSent;
+  assert.ok(sent.includes('setoption name MultiPV value 4'), sent.slice(-6).join(' | '));
+  assert.ok(sent.includes('setoption name UCI_ShowWDL value true'));
+  assert.equal(sent[sent.length - 1], 'go infinite');
+  // every line: a score, a depth, win chances, legal moves named as the rules name them
+  const firstMoves = new Set();
+  for (const l of lines) {
+    assert.match(l.score, /^([+−]?\d+\.\d\d|#-?\d+)$/, l.score);
+    assert.match(l.meta, /^d\d+ · W \d+% D \d+% L \d+%$/, l.meta);
+    assert.ok(l.moves.length >= 1);
+    firstMoves.add(l.moves[0]);
+    const names = await page.evaluate(
+      ([fen, moves]) => {
+        const g = window.cannonadePage.rules.newGame('cannonshogi', fen);
+        const out = moves.map(m => g.play(m).san);
+        g.free?.();
+        return out;
+      },
+      [fen, l.moves],
+    );
+    assert.deepEqual(l.sans, names);
+  }
+  assert.equal(firstMoves.size, 4, 'four different first moves');
+  // the lines go deeper while the search runs
+  const deeper = await waitForLines(4, Number(/d(\d+)/.exec(lines[0].meta)[1]) + 1);
+  assert.ok(deeper.length === 4);
+  const share = Number(await page.getAttribute('#eval-bar', 'data-share'));
+  assert.ok(share > 0 && share < 1, `the bar shows White's share: ${share}`);
+  assert.ok(await page.isVisible('#eval-bar'));
+  await screenshot('analysis');
+  // fewer lines
+  await page.selectOption('#multipv', '2');
+  await waitForLines(2, 1);
+  // stop: the engine is told, the button says so, no more lines come
+  await page.click('#analyse');
+  await page.waitForSelector('#analyse:not(.running)');
+  assert.equal((await state()).engineSent.pop(), 'stop');
+  // a line's move clicked: the line is played to it on the board, and analysed from there
+  const stopped = await shownLines();
+  const line = stopped[0];
+  const upTo = Math.min(2, line.moves.length);
+  await page.click(`#lines .line[data-multipv="1"] .line-move >> nth=${upTo - 1}`);
+  const played = await waitFor(s => s.moves.length === upTo, 'the line played');
+  assert.deepEqual(played.moves, line.moves.slice(0, upTo));
+  assert.equal(played.thinking, false, 'the engine plays no move on the analysis board');
+  // the person moves either side on the analysis board
+  const legal = await legalMoves();
+  const mv = legal.find(m => m.from && legal.filter(x => x.from === m.from && x.to === m.to).length === 1);
+  await page.waitForTimeout(300); // the line's moves are still being drawn
+  await drag(mv.from, mv.to);
+  await waitFor(s => s.moves.length === upTo + 1, `a move on the analysis board (${mv.uci})`);
+  // a move of the list looked at: the analysis follows it
+  await page.click('#analyse');
+  await page.click('#moves .move[data-ply="0"]');
+  const firstFen = await hook(() => window.cannonadePage.controller.shownFen());
+  await waitFor(
+    s => s.engineSent[s.engineSent.length - 2] === `position fen ${firstFen}` && s.engineSent[s.engineSent.length - 1] === 'go infinite',
+    'the analysis of the first move',
+  );
+  await waitForLines(2, 1);
+  await page.click('#analyse');
+});
+
+test('the analysis board: a bad FEN gets a message, the board and the lines go on', async () => {
+  await toAnalysis();
+  const before = await state();
+  await setFen('lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9 w - - 0 1');
+  await page.waitForSelector('#io-message.error');
+  assert.match(await page.textContent('#io-message'), /FEN refused/);
+  assert.equal((await state()).fen, before.fen, 'the position stands');
+  await page.click('#analyse');
+  await waitForLines(2, 2);
+  await page.click('#analyse');
+  await page.waitForSelector('#analyse:not(.running)');
+  // back to playing: the engine plays again
+  await page.click('#mode');
+  await page.waitForSelector('#analysis', { state: 'hidden' });
+  assert.equal(await hook(() => window.cannonadePage.controller.inAnalysis), false);
+});
+
+// The Blackburne Shilling trap: White takes the bait and is mated on move 7
+const TRAP = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'c6d4', 'f3e5', 'd8g5', 'e5f7', 'g5g2', 'h1f1', 'g2e4', 'c4e2', 'd4f3'];
+
+test('the review: marks with better lines, totals, the graph; a graph point shows its position; the annotated PGN', async () => {
+  await newGame('chess');
+  await toAnalysis();
+  await hook(moves => window.cannonadePage.controller.playLine(moves), TRAP);
+  const s = await waitFor(s => s.moves.length === TRAP.length, 'the game on the board');
+  assert.ok(s.over, 'the game ended (mate)');
+  await page.selectOption('#review-nodes', '5000');
+  await page.click('#review-run');
+  await page.waitForSelector('#review-body', { state: 'visible', timeout: 60_000 });
+  // the engine searched every position still open (the mate is not searched)
+  const gos = (await state()).engineSent.filter(l => l === 'go nodes 5000');
+  assert.ok(gos.length >= TRAP.length, `${gos.length} searches`);
+  const r = await hook(() => window.cannonadePage.reviewed());
+  assert.equal(r.moves.length, TRAP.length);
+  // what the move list shows is what the rules said
+  const cells = await page.$$eval('#moves .move[data-ply]', cs =>
+    cs.map(c => ({ ply: Number(c.dataset.ply), mark: c.dataset.mark ?? null, eval: c.querySelector('.eval')?.textContent })),
+  );
+  assert.equal(cells.length, TRAP.length);
+  for (const c of cells) {
+    assert.equal(c.mark, r.moves[c.ply].mark);
+    assert.equal(c.eval, r.moves[c.ply].eval);
+  }
+  // White goes from the start to being mated: some of its moves are marked, each with the
+  // line the engine preferred
+  const marked = r.moves.map((m, i) => [m, i]).filter(([m]) => m.mark);
+  assert.ok(marked.some(([m]) => m.mover === 'white'), JSON.stringify(r.moves.map(m => m.mark)));
+  for (const [m] of marked) assert.ok(m.betterLine.length > 0, `${m.san}${m.mark} has a better line`);
+  const [worst, worstPly] = marked.reduce((a, b) => (b[0].loss > a[0].loss ? b : a));
+  const totals = await page.textContent('#review-totals');
+  assert.match(totals, /Inaccuracies/);
+  const w = r.totals.white;
+  assert.equal(w.inaccuracies + w.mistakes + w.blunders, marked.filter(([m]) => m.mover === 'white').length);
+  // the graph: a curve through every position, a dot for each mark
+  const points = await page.$eval('#review-graph polyline', p => p.getAttribute('points').trim().split(/\s+/).length);
+  assert.equal(points, TRAP.length + 1);
+  const dots = await page.$$eval('#review-graph .dot', ds => ds.map(d => Number(d.dataset.ply)));
+  assert.deepEqual(dots, r.moves.flatMap((m, i) => (m.mark ? [i] : [])));
+  // a click on the graph's worst move shows its position, its comment names the better line
+  await page.click(`#review-graph .dot[data-ply="${worstPly}"]`, { force: true });
+  await waitFor(s => s.moves.length === TRAP.length, 'the game');
+  assert.equal(await hook(() => window.cannonadePage.controller.shownPly), worstPly);
+  const comment = await page.textContent('#review-comment');
+  assert.ok(comment.includes('Better:') && comment.includes(worst.betterLine[0]), comment);
+  // a move of the list clicked: its position
+  await page.click('#moves .move[data-ply="5"]');
+  assert.equal(await hook(() => window.cannonadePage.controller.shownPly), 5);
+  await screenshot('review');
+  // the annotated PGN: the rules' own
+  assert.equal(await page.inputValue('#review-pgn'), r.pgn);
+  assert.ok(r.pgn.includes('??'));
+  await page.click('#mode');
+});
+
+test('PGN in: a pychess-variants export, an XBoard game and a cannonade match game', async () => {
+  const data = join(web, '..', 'crates', 'core', 'tests', 'data', 'pgn');
+  for (const file of ['pychess/cannonshogi.pgn', 'xboard/cannonriderscorpion.pgn', 'match/swedishcannon.pgn']) {
+    const text = readFileSync(join(data, file), 'utf8');
+    const expected = await page.evaluate(t => window.cannonadePage.rules.readPgn(t)[0], text);
+    await page.fill('#pgn', text);
+    await page.click('#pgn-load');
+    await page.waitForSelector('#io-message:not(.error)');
+    const s = await waitFor(s => s.variant === expected.variant && s.moves.length >= expected.moves.length, `the game of ${file}`);
+    assert.deepEqual(s.moves.slice(0, expected.moves.length), expected.moves, file);
+    assert.ok(expected.moves.length > 10, `${file}: ${expected.moves.length} moves`);
+    const listed = await page.$$eval('#moves .move[data-ply]', cs => cs.length);
+    assert.ok(listed >= expected.moves.length, `${file}: the move list shows the game`);
+  }
+  if (await hook(() => window.cannonadePage.controller.inAnalysis)) await page.click('#mode');
 });
 
 test('no errors on the page', () => {
