@@ -68,6 +68,9 @@ export class GameController {
   private readonly statusListeners = new Set<(s: Status) => void>();
   private readonly changeListeners = new Set<() => void>();
   private lastThinking = '';
+  /** Bumped by each new game: a new game started while another is being set up wins. */
+  private generation = 0;
+  private settingUp = 0;
   /** The analysis board: the person moves both sides, the engine plays nothing. */
   private analysisMode = false;
   /** A review's notes on the moves, kept for the moves they were made for. */
@@ -121,6 +124,7 @@ export class GameController {
       throw e;
     }
     this.token++;
+    const generation = ++this.generation;
     this.engine.stop();
     this.thinking = false;
     if (mode) this.analysisMode = mode === 'analysis';
@@ -138,10 +142,22 @@ export class GameController {
     this.board.setVariant(info, settings.side);
     const fenFields = startFen.split(/\s+/);
     this.moveList.reset(fenFields[1] === 'b' ? 'black' : 'white', parseInt(fenFields[fenFields.length - 1], 10));
-    await this.engine.newGame(info.name);
+    this.settingUp++;
+    try {
+      await this.engine.newGame(info.name);
+    } finally {
+      this.settingUp--;
+    }
+    // a newer game was set up meanwhile (Start pressed, then a FEN set at once): it goes on
+    if (generation !== this.generation) return;
     await this.applyLevel();
     this.refresh();
     this.nextTurn();
+  }
+
+  /** Whether a new game is still being set up with the engine. */
+  get loading(): boolean {
+    return this.settingUp > 0;
   }
 
   /** The person's side. */

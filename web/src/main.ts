@@ -11,6 +11,7 @@ import { PgnFenPanel } from './pgnfen';
 import { reviewGame, ReviewPanel, type ReviewGame } from './review';
 import type { ReviewResult } from './rules';
 import { loadRules, messageOf, type Color } from './rules';
+import { themeFor } from './theme';
 
 const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySelector(sel) as T;
 
@@ -262,7 +263,22 @@ async function main(): Promise<void> {
       analyser.stop();
       cancelReview();
     }
-    if (reviewed && sameGame(reviewed.game)) reviewPanel.select(controller.shownPly);
+    if (reviewed && sameGame(reviewed.game)) {
+      reviewPanel.select(controller.shownPly);
+      // not analysing: the bar shows the review's judgement of the position shown
+      if (an && !analyser.isRunning) {
+        const m = reviewed.result.moves[controller.shownPly];
+        const c = m ? m.whiteChances : reviewed.result.start.whiteChances;
+        bar.set(c.win + c.draw / 2, m ? m.eval : reviewed.result.start.eval);
+      }
+    }
+    // Whitcher's Cannon numbers its ranks from 0 (its notation is XBoard's: T@e0): the board's
+    // labels follow the move list; the note says so
+    const base = themeFor(controller.variant.name).rankBase;
+    $('#board-note').textContent =
+      base === 0
+        ? `Ranks are numbered 0–${controller.variant.ranks - 1}, as this game's notation writes them (a town on the first rank: T@e0).`
+        : '';
   });
   $('#mode').addEventListener('click', () => controller.setAnalysis(!controller.inAnalysis));
   $('#review').addEventListener('click', () => void runReview());
@@ -271,7 +287,8 @@ async function main(): Promise<void> {
   const describe = () => {
     const v = rules.variants().find(x => x.name === variantSelect.value);
     const hand = v?.handKinds && v.handKinds.white.length > 0;
-    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${hand ? ', pieces in hand' : ''}` : '';
+    const zero = v && themeFor(v.name).rankBase === 0 ? `, ranks 0–${v.ranks - 1}` : '';
+    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${zero}${hand ? ', pieces in hand' : ''}` : '';
   };
   variantSelect.addEventListener('change', describe);
   describe();
