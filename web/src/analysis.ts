@@ -123,8 +123,9 @@ export class Analyser {
     this.toggleButton.textContent = 'Analyse';
     this.toggleButton.classList.remove('running');
     this.engine.stop();
+    if (this.renderTimer !== null) window.clearTimeout(this.renderTimer);
     this.render();
-    this.info.textContent = this.lines.size ? `${this.info.textContent} — stopped` : 'Stopped.';
+    if (!this.lines.size) this.info.textContent = 'Stopped.';
   }
 
   private clear(text: string): void {

@@ -143,18 +143,6 @@ export class EngineClient {
     if (this.searches.length) this.send('stop');
   }
 
-  /** Stops the running search and waits until the engine has given its move. */
-  async idle(): Promise<void> {
-    this.stop();
-    await Promise.all(this.searches.map(s => new Promise<void>(res => {
-      const orig = s.resolve;
-      s.resolve = r => {
-        orig(r);
-        res();
-      };
-    })));
-  }
-
   /** Whether a search is running. */
   get busy(): boolean {
     return this.searches.length > 0;

@@ -200,6 +200,7 @@ async function main(): Promise<void> {
       variant: controller.variant.name,
       startFen: controller.startFen,
       moves,
+      standardStart: controller.startFen === controller.variant.startFen,
       headers: controller.pgnHeaders(),
     };
     const nodes = Number($<HTMLSelectElement>('#review-nodes').value) || 100000;

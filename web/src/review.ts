@@ -13,6 +13,8 @@ export interface ReviewGame {
   variant: string;
   startFen: string;
   moves: string[];
+  /** The game starts from the game's own start position (no FEN tag in its PGN). */
+  standardStart: boolean;
   headers: Record<string, string>;
 }
 
@@ -59,7 +61,7 @@ export async function reviewGame(
   if (cancelled()) return null;
   return rules.review({
     variant: game.variant,
-    startFen: game.startFen,
+    startFen: game.standardStart ? null : game.startFen,
     moves: game.moves,
     positions,
     headers: game.headers,
