@@ -227,7 +227,9 @@ async function main(): Promise<void> {
       controller.setAnnotations({ moves: game.moves, notes: result.moves });
       reviewPanel.set(result);
       const t = result.totals;
-      reviewStatus.textContent = `Reviewed: White ${t.white.inaccuracies}/${t.white.mistakes}/${t.white.blunders}, Black ${t.black.inaccuracies}/${t.black.mistakes}/${t.black.blunders} (?!/?/??)`;
+      reviewStatus.textContent =
+        result.summary ??
+        `Reviewed: White ${t.white.inaccuracies}/${t.white.mistakes}/${t.white.blunders}, Black ${t.black.inaccuracies}/${t.black.mistakes}/${t.black.blunders} (?!/?/??)`;
     } catch (e) {
       reviewStatus.textContent = `The review failed: ${messageOf(e)}`;
       reviewStatus.classList.add('error');
@@ -270,7 +272,7 @@ async function main(): Promise<void> {
       if (an && !analyser.isRunning) {
         const m = reviewed.result.moves[controller.shownPly];
         const c = m ? m.whiteChances : reviewed.result.start.whiteChances;
-        bar.set(c.win + c.draw / 2, m ? m.eval : reviewed.result.start.eval);
+        bar.set(c.win + c.draw / 2, (m ? m.eval : reviewed.result.start.eval) ?? '');
       }
     }
     // Whitcher's Cannon numbers its ranks from 0 (its notation is XBoard's: T@e0): the board's

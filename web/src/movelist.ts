@@ -8,7 +8,7 @@ import type { Color, Outcome } from './rules';
 export interface MoveNote {
   mark: string | null;
   /** The score after the move, White's view, as `cannonade analyse` prints it. */
-  eval: string;
+  eval: string | null;
   whiteChances: { win: number; draw: number; loss: number };
   best: boolean;
   betterLine: string[];
@@ -103,11 +103,11 @@ export class MoveList {
         }
         const ev = document.createElement('span');
         ev.className = 'eval';
-        ev.textContent = m.note.eval;
+        ev.textContent = m.note.eval ?? '';
         cell.appendChild(ev);
         const c = m.note.whiteChances;
         cell.title =
-          `${m.note.eval} — White wins ${Math.round(c.win * 100)}%, draw ${Math.round(c.draw * 100)}%, ` +
+          `${m.note.eval ?? 'game over'} — White wins ${Math.round(c.win * 100)}%, draw ${Math.round(c.draw * 100)}%, ` +
           `Black wins ${Math.round(c.loss * 100)}%` +
           (m.note.betterLine.length ? `. Better: ${m.note.betterLine.join(' ')}` : '');
       }

@@ -65,6 +65,7 @@ export async function reviewGame(
     moves: game.moves,
     positions,
     headers: game.headers,
+    limit: `nodes ${nodes}`,
   });
 }
 
@@ -135,13 +136,13 @@ export class ReviewPanel {
     }
     const m: ReviewedMove | undefined = r.moves[ply];
     if (!m) {
-      this.comment.textContent = `Start: ${r.start.eval}`;
+      this.comment.textContent = `Start: ${r.start.eval ?? ''}`;
       return;
     }
-    const no = Math.floor((m.ply + 1) / 2);
+    const no = m.moveNumber ?? Math.floor((m.ply + 1) / 2);
     const c = m.whiteChances;
     const text = [
-      `${no}${m.mover === 'white' ? '.' : '…'} ${m.san}${m.mark ?? ''} ${m.eval}`,
+      `${no}${m.mover === 'white' ? '.' : '…'} ${m.san}${m.mark ?? ''} ${m.eval ?? ''}`.trimEnd(),
       `White ${Math.round(c.win * 100)}% · draw ${Math.round(c.draw * 100)}% · Black ${Math.round(c.loss * 100)}%`,
     ];
     if (m.mark && m.betterLine.length) text.push(`Better: ${m.betterLine.join(' ')}`);

@@ -85,6 +85,8 @@ export interface ReviewInput {
   /** One per position: before the first move ... after the last. */
   positions: ReviewPosition[];
   headers?: Record<string, string>;
+  /** How the positions were searched (`nodes 100000`), for the annotated PGN's Annotator tag. */
+  limit?: string;
 }
 
 export interface Chances {
@@ -95,10 +97,13 @@ export interface Chances {
 
 export interface ReviewedMove {
   ply: number;
+  /** The move's number as the PGN writes it. */
+  moveNumber?: number;
   uci: string;
   san: string;
   mover: Color;
-  eval: string;
+  /** Null where the game is over after the move. */
+  eval: string | null;
   whiteCp: number;
   whiteChances: Chances;
   loss: number;
@@ -119,8 +124,10 @@ export interface SideTotals {
 /** The review of a game (docs/web.md): the same judging as `cannonade analyse`. */
 export interface ReviewResult {
   moves: ReviewedMove[];
-  start: { whiteCp: number; whiteChances: Chances; eval: string };
+  start: { whiteCp: number; whiteChances: Chances; eval: string | null };
   totals: { white: SideTotals; black: SideTotals };
+  /** The totals in words, as `cannonade analyse` says them. */
+  summary?: string;
   pgn: string;
 }
 

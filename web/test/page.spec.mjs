@@ -659,7 +659,7 @@ test('the review: marks with better lines, totals, the graph; a graph point show
   assert.equal(cells.length, TRAP.length);
   for (const c of cells) {
     assert.equal(c.mark, r.moves[c.ply].mark);
-    assert.equal(c.eval, r.moves[c.ply].eval);
+    assert.equal(c.eval, r.moves[c.ply].eval ?? '');
   }
   // White goes from the start to being mated: some of its moves are marked, each with the
   // line the engine preferred
