@@ -441,7 +441,8 @@ export class GameController {
   /** Reads a PGN text and goes on from its first game's last position. Throws the reader's
    * message (and keeps the game being played) if it cannot be read. */
   async loadPgn(text: string): Promise<void> {
-    const games = this.rules.readPgn(text);
+    // a game without a Variant tag is taken to be of the game being played
+    const games = this.rules.readPgn(text, this.settings.variant);
     if (!games.length) throw new Error('no game found in the PGN text');
     const g = games[0];
     // a finished game is looked at (and reviewed) on the analysis board, not played on

@@ -298,6 +298,7 @@ async function main(): Promise<void> {
 
   const start = async (settings: GameSettings) => {
     try {
+      io.clearMessage();
       await controller.newGame(settings, undefined, [], 'play');
     } catch (e) {
       say(`Could not start: ${messageOf(e)}`, 'error');

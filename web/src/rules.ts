@@ -134,7 +134,8 @@ export interface ReviewResult {
 export interface Rules {
   variants(): VariantInfo[];
   newGame(variant: string, fen?: string): Game;
-  readPgn(text: string): PgnGame[];
+  /** Every game of a PGN text; a game without a Variant tag is of `defaultVariant`. */
+  readPgn(text: string, defaultVariant?: string): PgnGame[];
   review(input: ReviewInput): ReviewResult;
 }
 

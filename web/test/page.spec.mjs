@@ -9,8 +9,13 @@
 // to the engine. Then each special move once, by mouse (drop, Cannon Shogi's promotion choice,
 // the Swedish cannon's entry, a Cannon shot, a town's placement, a Chesstonia projectile
 // loaded and fired, chess's promotion and castling), and a bad FEN gets a message while the
-// page keeps working. Each game's board is saved as docs/screenshots/web-<game>.png.
-// Engine searches are short (0.2 s a move) so that the whole run takes about a minute.
+// page keeps working. The analysis board shows lines for a pasted FEN (MultiPV, win chances,
+// deeper as it searches, stopped, a line's move played); a short game is reviewed (marks,
+// totals, graph, annotated PGN); PGN from pychess-variants, XBoard and `cannonade match` is
+// read through the page. Each game's board is saved as docs/screenshots/web-<game>.png, the
+// analysis board as web-analysis.png, the review as web-review.png.
+// Engine searches are short (0.2 s a move, 5000 nodes a reviewed position, the analysis
+// stopped as soon as its lines are checked): the whole run takes well under a minute here.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -641,7 +646,7 @@ const TRAP = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'c6d4', 'f3e5', 'd8g5', 'e
 test('the review: marks with better lines, totals, the graph; a graph point shows its position; the annotated PGN', async () => {
   await newGame('chess');
   await toAnalysis();
-  await hook(moves => window.cannonadePage.controller.playLine(moves), TRAP);
+  await page.evaluate(moves => window.cannonadePage.controller.playLine(moves), TRAP);
   const s = await waitFor(s => s.moves.length === TRAP.length, 'the game on the board');
   assert.ok(s.over, 'the game ended (mate)');
   await page.selectOption('#review-nodes', '5000');
