@@ -441,8 +441,19 @@ export class GameController {
   /** Reads a PGN text and goes on from its first game's last position. Throws the reader's
    * message (and keeps the game being played) if it cannot be read. */
   async loadPgn(text: string): Promise<void> {
-    // a game without a Variant tag is taken to be of the game being played
-    const games = this.rules.readPgn(text, this.settings.variant);
+    // a game without a Variant tag is chess, as PGN has it; failing that (a bare movetext
+    // pasted while another game is played), it is tried as the game being played
+    let games;
+    try {
+      games = this.rules.readPgn(text);
+    } catch (e) {
+      if (this.settings.variant === 'chess') throw e;
+      try {
+        games = this.rules.readPgn(text, this.settings.variant);
+      } catch {
+        throw e;
+      }
+    }
     if (!games.length) throw new Error('no game found in the PGN text');
     const g = games[0];
     // a finished game is looked at (and reviewed) on the analysis board, not played on

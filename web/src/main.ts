@@ -142,8 +142,15 @@ async function main(): Promise<void> {
   const io = new PgnFenPanel($('#io'), {
     fen: () => controller.fen(),
     pgn: () => controller.pgn(),
-    loadFen: fen => controller.loadFen(fen),
-    loadPgn: text => controller.loadPgn(text),
+    // another game: the review of the last one goes (a refused text keeps both)
+    loadFen: async fen => {
+      await controller.loadFen(fen);
+      forgetReview();
+    },
+    loadPgn: async text => {
+      await controller.loadPgn(text);
+      forgetReview();
+    },
     variantName: () => controller.variant.fullName,
   });
 
@@ -189,6 +196,15 @@ async function main(): Promise<void> {
     progress.hidden = true;
     reviewStatus.textContent = 'Review stopped.';
   };
+  /** Another game is on the board: the last review goes with its game. */
+  const forgetReview = () => {
+    cancelReview();
+    reviewed = null;
+    reviewPanel.set(null);
+    reviewStatus.textContent = '';
+    reviewStatus.classList.remove('error');
+    controller.setAnnotations(null);
+  };
   const runReview = async () => {
     const moves = controller.moves();
     if (!moves.length) return;
@@ -203,10 +219,11 @@ async function main(): Promise<void> {
       standardStart: controller.startFen === controller.variant.startFen,
       headers: controller.pgnHeaders(),
     };
-    const nodes = Number($<HTMLSelectElement>('#review-nodes').value) || 100000;
+    const nodes = Number($<HTMLSelectElement>('#review-nodes').value) || 50000;
     progress.hidden = false;
     progress.value = 0;
     reviewStatus.textContent = `Searching ${moves.length + 1} positions…`;
+    reviewStatus.classList.remove('error');
     updateButtons();
     try {
       const result = await reviewGame(
@@ -300,6 +317,7 @@ async function main(): Promise<void> {
     try {
       io.clearMessage();
       await controller.newGame(settings, undefined, [], 'play');
+      forgetReview();
     } catch (e) {
       say(`Could not start: ${messageOf(e)}`, 'error');
     }

@@ -430,7 +430,7 @@ test('FEN and PGN out, PGN in', async () => {
   await page.fill('#pgn', pgn);
   await page.click('#pgn-load');
   await page.waitForSelector('#io-message:not(.error)');
-  const back = await waitFor(s => s.moves.length >= 2, 'the game read back');
+  const back = await waitFor(s => s.moves.length >= 2 && !s.loading, 'the game read back');
   assert.deepEqual(back.moves.slice(0, 2), s.moves.slice(0, 2));
   // a bad PGN: a message, the game stays
   await page.fill('#pgn', '1. e4 e5 2. Ke3 Ke7');
@@ -697,19 +697,26 @@ test('the review: marks with better lines, totals, the graph; a graph point show
   await page.click('#mode');
 });
 
-test('PGN in: a pychess-variants export, an XBoard game and a cannonade match game', async () => {
+test('PGN in: a pychess-variants export, XBoard games and a cannonade match game', async () => {
   const data = join(web, '..', 'crates', 'core', 'tests', 'data', 'pgn');
-  for (const file of ['pychess/cannonshogi.pgn', 'xboard/cannonriderscorpion.pgn', 'match/swedishcannon.pgn']) {
+  // XBoard's chess game has no Variant tag: chess, read while another game is on the board
+  for (const file of ['pychess/cannonshogi.pgn', 'xboard/cannonriderscorpion.pgn', 'match/swedishcannon.pgn', 'xboard/chess.pgn']) {
     const text = readFileSync(join(data, file), 'utf8');
     const expected = await page.evaluate(t => window.cannonadePage.rules.readPgn(t)[0], text);
     await page.fill('#pgn', text);
     await page.click('#pgn-load');
     await page.waitForSelector('#io-message:not(.error)');
-    const s = await waitFor(s => s.variant === expected.variant && s.moves.length >= expected.moves.length, `the game of ${file}`);
+    const s = await waitFor(
+      s => s.variant === expected.variant && s.moves.length >= expected.moves.length && !s.loading,
+      `the game of ${file}`,
+    );
     assert.deepEqual(s.moves.slice(0, expected.moves.length), expected.moves, file);
     assert.ok(expected.moves.length > 10, `${file}: ${expected.moves.length} moves`);
     const listed = await page.$$eval('#moves .move[data-ply]', cs => cs.length);
     assert.ok(listed >= expected.moves.length, `${file}: the move list shows the game`);
+    // a finished game is opened on the analysis board, an unfinished one is played on
+    const finished = !!expected.result && expected.result !== '*';
+    assert.equal(await hook(() => window.cannonadePage.controller.inAnalysis), finished, `${file}: ${expected.result}`);
   }
   if (await hook(() => window.cannonadePage.controller.inAnalysis)) await page.click('#mode');
 });
