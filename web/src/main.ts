@@ -261,7 +261,11 @@ async function main(): Promise<void> {
   const updateButtons = () => {
     const an = controller.inAnalysis;
     $<HTMLButtonElement>('#review').disabled = reviewing || controller.moves().length === 0 || !(an || controller.isOver());
-    $<HTMLButtonElement>('#review-run').disabled = reviewing || controller.moves().length === 0;
+    // while a review runs, its button stops it
+    const run = $<HTMLButtonElement>('#review-run');
+    run.disabled = !reviewing && controller.moves().length === 0;
+    run.textContent = reviewing ? 'Stop the review' : 'Review the game';
+    run.classList.toggle('running', reviewing);
     $<HTMLButtonElement>('#analyse').disabled = reviewing;
   };
 
@@ -302,7 +306,12 @@ async function main(): Promise<void> {
   });
   $('#mode').addEventListener('click', () => controller.setAnalysis(!controller.inAnalysis));
   $('#review').addEventListener('click', () => void runReview());
-  $('#review-run').addEventListener('click', () => void runReview());
+  $('#review-run').addEventListener('click', () => {
+    if (reviewing) {
+      cancelReview();
+      updateButtons();
+    } else void runReview();
+  });
   // a word on the game chosen: its board and its hand, as the rules describe it
   const describe = () => {
     const v = rules.variants().find(x => x.name === variantSelect.value);

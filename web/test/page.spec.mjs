@@ -649,6 +649,15 @@ test('the review: marks with better lines, totals, the graph; a graph point show
   await page.evaluate(moves => window.cannonadePage.controller.playLine(moves), TRAP);
   const s = await waitFor(s => s.moves.length === TRAP.length, 'the game on the board');
   assert.ok(s.over, 'the game ended (mate)');
+  // a review can be stopped: nothing is judged, the engine is told to stop
+  await page.selectOption('#review-nodes', '1000000');
+  await page.click('#review-run');
+  await page.waitForSelector('#review-run.running');
+  await page.click('#review-run');
+  await page.waitForSelector('#review-run:not(.running)');
+  assert.equal(await page.textContent('#review-status'), 'Review stopped.');
+  assert.equal(await hook(() => window.cannonadePage.reviewed()), null);
+  assert.equal((await state()).engineSent.pop(), 'stop');
   await page.selectOption('#review-nodes', '5000');
   await page.click('#review-run');
   await page.waitForSelector('#review-body', { state: 'visible', timeout: 60_000 });
