@@ -12,9 +12,10 @@
 # (release, panic = abort, full LTO); --dev builds it unoptimised, quickly, for debugging.
 # wasm-bindgen's command line must be the very version Cargo.lock pins for the wasm-bindgen
 # crate: it is taken from PATH, from WASM_BINDGEN (a path), or from target/wasm-bindgen-cli/
-# where this script installs it from crates.io when it is missing (cargo install, a few
-# minutes once). wasm-opt is run when one is on PATH (and WASM_OPT is not 0); the build is
-# complete without it. Builds with CARGO_BUILD_JOBS jobs (default 1: the machine may be shared).
+# where this script installs it from crates.io when it is missing (cargo install, about 15
+# minutes once on a 2-core machine). wasm-opt is run when one is on PATH (and WASM_OPT is not
+# 0); the build is complete without it. Builds with CARGO_BUILD_JOBS jobs (default 1: the
+# machine may be shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -47,8 +48,15 @@ find_bindgen() {
 
 if ! bindgen="$(find_bindgen)"; then
     echo "build-wasm: installing wasm-bindgen-cli $wbg_version into target/wasm-bindgen-cli/" >&2
-    cargo install --locked --quiet wasm-bindgen-cli --version "=$wbg_version" \
-        --root "$root/target/wasm-bindgen-cli/$wbg_version"
+    # --locked first (the CLI's own lockfile); crates.io may no longer serve a version that
+    # lockfile names (wasm-bindgen-cli 0.2.130's locks webpki-roots 1.0.11, which the index
+    # lacks: resolution fails within seconds), and then the newest compatible versions of its
+    # dependencies are taken. The CLI itself is the pinned version either way.
+    install_root="$root/target/wasm-bindgen-cli/$wbg_version"
+    if ! cargo install --locked --quiet wasm-bindgen-cli --version "=$wbg_version" --root "$install_root"; then
+        echo "build-wasm: the CLI's lockfile does not resolve; installing without --locked" >&2
+        cargo install --quiet wasm-bindgen-cli --version "=$wbg_version" --root "$install_root"
+    fi
     bindgen="$(find_bindgen)"
 fi
 

@@ -660,6 +660,10 @@
     outcome() {
       return JSON.parse(this.raw.outcomeJson());
     }
+    // The game as PGN (`cannonade match`'s writer); `headers`: { White: 'You', ... }.
+    pgn(headers) {
+      return this.raw.pgn(JSON.stringify(headers == null ? null : headers));
+    }
     // Lets go of the game's memory now (the browser otherwise does when it collects it).
     free() {
       this.raw.free();
@@ -677,6 +681,12 @@
         return {
           variants: () => JSON.parse(wasm_bindgen.variantsJson()),
           newGame: (variant, fen) => new Game(new wasm_bindgen.RulesGame(String(variant), fen == null ? undefined : String(fen))),
+          // Every game of a PGN text (`cannonade analyse`'s reader); games without a Variant
+          // tag are of `defaultVariant` (else chess).
+          readPgn: (text, defaultVariant) =>
+            JSON.parse(wasm_bindgen.readPgnJson(String(text), defaultVariant == null ? undefined : String(defaultVariant))),
+          // A searched game judged as `cannonade analyse` judges it (docs/web.md).
+          review: (request) => JSON.parse(wasm_bindgen.reviewJson(JSON.stringify(request))),
         };
       })();
       rules.catch(() => {

@@ -145,6 +145,8 @@ export class BoardView {
     if (!this.api || !this.variant) return;
     const placement = readPlacement(pos.fen, this.variant.files, this.variant.ranks);
     this.placement = placement;
+    // the board may have moved on the page (panels beside it changed): measure it again
+    this.api.state.dom.bounds.clear();
     this.lines = pos.lines ?? [];
     const dests: cg.Dests = new Map();
     this.occupiedDrops = new Map();

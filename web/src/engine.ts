@@ -40,6 +40,16 @@ interface Pending {
   id: number;
   resolve: (r: SearchResult) => void;
   lastInfo: string | null;
+  onInfo?: (line: string) => void;
+}
+
+/** What a search is started with besides its limits. */
+export interface GoOptions {
+  /** Options the search needs (`MultiPV`, the level): sent before it where they differ from
+   * what the engine was last told. */
+  options?: Record<string, string | number | boolean>;
+  /** Every `info` line of this search (and of no other). */
+  onInfo?: (line: string) => void;
 }
 
 export class EngineClient {
@@ -51,6 +61,8 @@ export class EngineClient {
   private readonly searches: Pending[] = [];
   private nextId = 1;
   private latestId = 0;
+  /** What each option was last set to (so that a search sends only what changes). */
+  private readonly optionValues = new Map<string, string>();
 
   private constructor(private readonly raw: RawEngine) {
     raw.addMessageListener(line => this.onLine(String(line)));
@@ -86,7 +98,13 @@ export class EngineClient {
   }
 
   setOption(name: string, value: string | number | boolean): void {
+    this.optionValues.set(name, String(value));
     this.send(`setoption name ${name} value ${value}`);
+  }
+
+  /** Sets an option only where it differs from what the engine was last told. */
+  ensureOption(name: string, value: string | number | boolean): void {
+    if (this.optionValues.get(name) !== String(value)) this.setOption(name, value);
   }
 
   /** Selects a game and starts a new one (clears the table, reseeds the levels). */
@@ -99,8 +117,11 @@ export class EngineClient {
 
   /** Searches the position `startFen` + `moves`; resolves with the best move. A newer search
    * or `stop` resolves it early (stop) or marks it overtaken (`current: false`). */
-  go(startFen: string, moves: string[], limits: SearchLimits): Promise<SearchResult> {
+  go(startFen: string, moves: string[], limits: SearchLimits, how: GoOptions = {}): Promise<SearchResult> {
     this.stop();
+    // a setoption while a search runs ends it first (the engine's own order), so these
+    // reach the new search only
+    for (const [name, value] of Object.entries(how.options ?? {})) this.ensureOption(name, value);
     const id = this.nextId++;
     this.latestId = id;
     const position = `position fen ${startFen}` + (moves.length ? ` moves ${moves.join(' ')}` : '');
@@ -111,7 +132,7 @@ export class EngineClient {
     }
     if (limits.infinite) parts.push('infinite');
     return new Promise(resolve => {
-      this.searches.push({ id, resolve, lastInfo: null });
+      this.searches.push({ id, resolve, lastInfo: null, onInfo: how.onInfo });
       this.send(position);
       this.send(parts.join(' '));
     });
@@ -161,6 +182,7 @@ export class EngineClient {
     if (line.startsWith('info')) {
       const search = this.searches[0];
       if (search && / score /.test(line)) search.lastInfo = line;
+      search?.onInfo?.(line);
     }
     for (const fn of this.infoListeners) fn(line);
   }

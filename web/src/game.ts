@@ -8,7 +8,7 @@ import { cannonLines } from './cannonlines';
 import { choose, type Choice } from './chooser';
 import { Clocks, type TimeControl } from './clock';
 import type { EngineClient, SearchLimits } from './engine';
-import type { MoveList } from './movelist';
+import type { MoveList, MoveNote } from './movelist';
 import {
   messageOf,
   readPlacement,
@@ -68,6 +68,13 @@ export class GameController {
   private readonly statusListeners = new Set<(s: Status) => void>();
   private readonly changeListeners = new Set<() => void>();
   private lastThinking = '';
+  /** Bumped by each new game: a new game started while another is being set up wins. */
+  private generation = 0;
+  private settingUp = 0;
+  /** The analysis board: the person moves both sides, the engine plays nothing. */
+  private analysisMode = false;
+  /** A review's notes on the moves, kept for the moves they were made for. */
+  private annotations: { moves: string[]; notes: MoveNote[] } | null = null;
 
   constructor(
     readonly rules: Rules,
@@ -97,7 +104,12 @@ export class GameController {
 
   /** A new game with these settings, from the variant's start or from `fen`. Throws (and
    * changes nothing) if the FEN is refused. */
-  async newGame(settings: GameSettings, fen?: string, moves: string[] = []): Promise<void> {
+  async newGame(
+    settings: GameSettings,
+    fen?: string,
+    moves: string[] = [],
+    mode?: 'play' | 'analysis',
+  ): Promise<void> {
     const info = this.rules.variants().find(v => v.name === settings.variant);
     if (!info) throw new Error(`unknown game '${settings.variant}'`);
     // Build the new game completely before anything is replaced: a refused FEN or move
@@ -112,8 +124,10 @@ export class GameController {
       throw e;
     }
     this.token++;
+    const generation = ++this.generation;
     this.engine.stop();
     this.thinking = false;
+    if (mode) this.analysisMode = mode === 'analysis';
     this.game?.free?.();
     this.settings = settings;
     this.variant = info;
@@ -128,10 +142,22 @@ export class GameController {
     this.board.setVariant(info, settings.side);
     const fenFields = startFen.split(/\s+/);
     this.moveList.reset(fenFields[1] === 'b' ? 'black' : 'white', parseInt(fenFields[fenFields.length - 1], 10));
-    await this.engine.newGame(info.name);
+    this.settingUp++;
+    try {
+      await this.engine.newGame(info.name);
+    } finally {
+      this.settingUp--;
+    }
+    // a newer game was set up meanwhile (Start pressed, then a FEN set at once): it goes on
+    if (generation !== this.generation) return;
     await this.applyLevel();
     this.refresh();
     this.nextTurn();
+  }
+
+  /** Whether a new game is still being set up with the engine. */
+  get loading(): boolean {
+    return this.settingUp > 0;
   }
 
   /** The person's side. */
@@ -161,9 +187,88 @@ export class GameController {
     return this.plies.map(p => p.facts.uci);
   }
 
+  /** Whether the page is the analysis board (the person moves both sides). */
+  get inAnalysis(): boolean {
+    return this.analysisMode;
+  }
+
+  /** Switches between playing the engine and the analysis board. Back to play, the game
+   * goes on from its last position (the engine moves if it is its turn). */
+  setAnalysis(on: boolean): void {
+    if (on === this.analysisMode) return;
+    this.analysisMode = on;
+    this.token++;
+    if (this.thinking) this.engine.stop();
+    this.thinking = false;
+    this.clocks.stop();
+    if (!on) this.viewPly = null;
+    this.refresh();
+    if (!on) this.nextTurn();
+  }
+
+  /** A review's notes for these moves (shown beside them while the game has them). */
+  setAnnotations(a: { moves: string[]; notes: MoveNote[] } | null): void {
+    this.annotations = a;
+    this.refresh();
+  }
+
+  /** The ply shown (-1: the start position). */
+  get shownPly(): number {
+    return this.viewPly ?? this.plies.length - 1;
+  }
+
+  /** The game from its start to the position shown, as a scratch game (free it). */
+  private gameAt(ply: number): Game {
+    const scratch = this.rules.newGame(this.variant.name, this.startFen);
+    try {
+      for (let i = 0; i <= ply; i++) scratch.play(this.plies[i].facts.uci);
+    } catch (e) {
+      scratch.free?.();
+      throw e;
+    }
+    return scratch;
+  }
+
+  /** Drops the moves after the position shown (the analysis board goes on from it). */
+  private cutToShown(): void {
+    if (this.viewPly === null) return;
+    while (this.plies.length > this.viewPly + 1) {
+      this.game.undo();
+      this.plies.pop();
+    }
+    this.viewPly = null;
+  }
+
+  /** Plays moves (UCI) from the position shown on the analysis board (a line's moves). */
+  playLine(moves: string[]): void {
+    if (!this.analysisMode) return;
+    this.cutToShown();
+    for (const uci of moves) {
+      try {
+        this.plies.push({ facts: this.game.play(uci), clocks: this.clocks.snapshot() });
+      } catch (e) {
+        this.status({ text: messageOf(e), kind: 'error' });
+        break;
+      }
+    }
+    this.refresh();
+  }
+
+  /** Shows the game `moves` from `startFen` on the analysis board at `ply` (a reviewed
+   * game brought back after a look at other moves). */
+  async showGame(startFen: string, moves: string[], ply: number): Promise<void> {
+    const same = startFen === this.startFen && moves.length === this.plies.length && moves.every((m, i) => this.plies[i].facts.uci === m);
+    if (!same) await this.newGame(this.settings, startFen, moves, 'analysis');
+    this.view(ply);
+  }
+
   /** The person made a gesture on the board. */
   async gesture(g: Gesture): Promise<void> {
     if (this.busyChoosing) return;
+    if (this.analysisMode) {
+      await this.analysisGesture(g);
+      return;
+    }
     const live = this.viewPly === null && !this.isOver() && !this.thinking && this.game.sideToMove() === this.humanSide;
     if (!live) {
       this.refresh();
@@ -194,6 +299,34 @@ export class GameController {
     this.playHuman(chosen.uci);
   }
 
+  /** A gesture on the analysis board: a move of the side to move in the position shown. */
+  private async analysisGesture(g: Gesture): Promise<void> {
+    const shown = this.gameAt(this.shownPly);
+    let legal: MoveFacts[];
+    try {
+      legal = shown.outcome() ? [] : shown.legalMoves();
+    } finally {
+      shown.free?.();
+    }
+    const matches = legal.filter(m =>
+      g.drop !== undefined ? m.drop === g.drop && m.to === g.to : m.from === g.from && m.to === g.to,
+    );
+    let chosen: MoveFacts | null = matches[0] ?? null;
+    if (matches.length > 1) {
+      this.busyChoosing = true;
+      try {
+        chosen = await this.ask(matches, this.shownPly);
+      } finally {
+        this.busyChoosing = false;
+      }
+    }
+    if (!chosen) {
+      this.refresh();
+      return;
+    }
+    this.playLine([chosen.uci]);
+  }
+
   /** Plays a legal move for the person (from the board, or a test). */
   playHuman(uci: string): void {
     const side = this.game.sideToMove();
@@ -208,9 +341,17 @@ export class GameController {
     this.afterMove(side, facts);
   }
 
-  /** Takes back the person's last move (and the engine's reply to it). */
+  /** Takes back the person's last move (and the engine's reply to it); on the analysis
+   * board, the last move. */
   takeBack(): void {
     if (!this.canTakeBack()) return;
+    if (this.analysisMode) {
+      this.viewPly = null;
+      this.game.undo();
+      this.plies.pop();
+      this.refresh();
+      return;
+    }
     this.token++;
     if (this.thinking) this.engine.stop();
     this.thinking = false;
@@ -231,6 +372,7 @@ export class GameController {
 
   /** Whether the person has a move to take back. */
   canTakeBack(): boolean {
+    if (this.analysisMode) return this.plies.length > 0;
     const first: Color = this.startFen.split(/\s+/)[1] === 'b' ? 'black' : 'white';
     const firstHuman = first === this.humanSide ? 0 : 1;
     return this.plies.length > firstHuman;
@@ -273,6 +415,12 @@ export class GameController {
   }
 
   pgn(): string {
+    if (typeof this.game.pgn !== 'function') return '';
+    return this.game.pgn(this.pgnHeaders());
+  }
+
+  /** The PGN's tag pairs for this game. */
+  pgnHeaders(): Record<string, string> {
     const end = this.ending();
     const levelText =
       this.settings.level.kind === 'elo' ? `Cannonade (Elo ${this.settings.level.elo})` : `Cannonade (level ${this.settings.level.skill})`;
@@ -287,17 +435,37 @@ export class GameController {
     };
     if (end) headers.Result = end.result;
     if (this.otherEnd) headers.Termination = this.otherEnd.text;
-    if (typeof this.game.pgn !== 'function') return '';
-    return this.game.pgn(headers);
+    return headers;
   }
 
   /** Reads a PGN text and goes on from its first game's last position. Throws the reader's
    * message (and keeps the game being played) if it cannot be read. */
   async loadPgn(text: string): Promise<void> {
-    const games = this.rules.readPgn(text);
+    // a game without a Variant tag is chess, as PGN has it; failing that (a bare movetext
+    // pasted while another game is played), it is tried as the game being played
+    let games;
+    try {
+      games = this.rules.readPgn(text);
+    } catch (e) {
+      if (this.settings.variant === 'chess') throw e;
+      try {
+        games = this.rules.readPgn(text, this.settings.variant);
+      } catch {
+        throw e;
+      }
+    }
     if (!games.length) throw new Error('no game found in the PGN text');
     const g = games[0];
-    await this.newGame({ ...this.settings, variant: g.variant }, g.startFen ?? undefined, g.moves);
+    // a finished game is looked at (and reviewed) on the analysis board, not played on
+    const finished = !!g.result && g.result !== '*';
+    await this.newGame(
+      { ...this.settings, variant: g.variant },
+      g.startFen ?? undefined,
+      g.moves,
+      finished ? 'analysis' : undefined,
+    );
+    if (finished && !this.game.outcome()) this.otherEnd = { result: g.result!, text: g.headers.Termination ?? 'as the PGN says' };
+    this.refresh();
   }
 
   /** Sets up a position of the current game (or `variant`). Throws the rules' message (and
@@ -310,14 +478,15 @@ export class GameController {
 
   /** The position shown now (the live one, or one looked back at). */
   shownFen(): string {
-    if (this.viewPly === null) return this.game.fen();
-    const scratch = this.rules.newGame(this.variant.name, this.startFen);
-    try {
-      for (let i = 0; i <= this.viewPly; i++) scratch.play(this.plies[i].facts.uci);
-      return scratch.fen();
-    } finally {
-      scratch.free?.();
-    }
+    return this.shownPosition().fen;
+  }
+
+  /** The options of the level chosen (sent before each of the engine's moves). */
+  private levelOptions(): Record<string, string | number | boolean> {
+    const level = this.settings.level;
+    return level.kind === 'elo'
+      ? { UCI_LimitStrength: true, UCI_Elo: level.elo }
+      : { UCI_LimitStrength: false, 'Skill Level': level.skill };
   }
 
   private async applyLevel(): Promise<void> {
@@ -332,7 +501,7 @@ export class GameController {
   }
 
   private afterMove(side: Color, facts: MoveFacts): void {
-    this.clocks.moved(side);
+    if (!this.analysisMode) this.clocks.moved(side);
     this.plies.push({ facts, clocks: this.clocks.snapshot() });
     this.viewPly = null;
     this.refresh();
@@ -341,6 +510,10 @@ export class GameController {
 
   /** Starts the clock of the side to move and, on the engine's turn, its search. */
   private nextTurn(): void {
+    if (this.analysisMode) {
+      this.clocks.stop();
+      return;
+    }
     if (this.isOver()) {
       this.clocks.stop();
       this.refresh();
@@ -366,7 +539,9 @@ export class GameController {
             binc: this.clocks.incrementMs,
           }
         : { movetime: Math.max(10, Math.round(t.seconds * 1000)) };
-    const result = await this.engine.go(this.startFen, this.moves(), limits);
+    const result = await this.engine.go(this.startFen, this.moves(), limits, {
+      options: { ...this.levelOptions(), MultiPV: 1 },
+    });
     if (token !== this.token) return; // the game changed meanwhile: this answer is stale
     this.thinking = false;
     if (!result.bestmove) {
@@ -396,8 +571,8 @@ export class GameController {
     this.refresh();
   }
 
-  private async ask(matches: MoveFacts[]): Promise<MoveFacts | null> {
-    const choices: Choice[] = matches.map(m => ({ label: m.san, piece: this.pieceAfter(m) }));
+  private async ask(matches: MoveFacts[], ply?: number): Promise<MoveFacts | null> {
+    const choices: Choice[] = matches.map(m => ({ label: m.san, piece: this.pieceAfter(m, ply) }));
     // the question in a player's words, from what the rules say of the moves
     const pieces = new Set(choices.map(c => c.piece));
     const title = matches.every(m => m.promotionChoice)
@@ -410,14 +585,18 @@ export class GameController {
   }
 
   /** The piece a move leaves on its destination, asked of the rules (play, look, undo). */
-  private pieceAfter(m: MoveFacts): string | null {
+  private pieceAfter(m: MoveFacts, ply?: number): string | null {
+    let g: Game | null = null;
     try {
-      this.game.play(m.uci);
-      const placement = readPlacement(this.game.fen(), this.variant.files, this.variant.ranks);
-      this.game.undo();
+      g = ply === undefined ? this.game : this.gameAt(ply);
+      g.play(m.uci);
+      const placement = readPlacement(g.fen(), this.variant.files, this.variant.ranks);
+      g.undo();
       return placement.pieces.get(m.to) ?? null;
     } catch {
       return null;
+    } finally {
+      if (g && g !== this.game) g.free?.();
     }
   }
 
@@ -441,34 +620,64 @@ export class GameController {
     const g = this.game;
     const end = this.ending();
     const live = this.viewPly === null;
-    const fen = this.shownFen();
     const shownPly = live ? this.plies.length - 1 : this.viewPly!;
-    const lastFacts = shownPly >= 0 ? this.plies[shownPly].facts : null;
-    const turn = live ? g.sideToMove() : ((fen.split(/\s+/)[1] === 'b' ? 'black' : 'white') as Color);
-    const canMove = live && !end && !this.thinking && turn === this.humanSide;
-    this.board.show({
-      fen,
-      turn,
-      movable: canMove ? this.humanSide : null,
-      moves: canMove ? g.legalMoves() : [],
-      lastMove: lastFacts,
-      check: live ? g.inCheck() : false,
-      lines: themeFor(this.variant.name).cannonLines
-        ? cannonLines(this.rules, this.variant.name, fen, this.variant.files, this.variant.ranks)
-        : [],
-    });
-    this.moveList.set(
-      this.plies.map(p => ({ san: p.facts.san, uci: p.facts.uci })),
-      shownPly,
-    );
-    this.moveList.setOutcome(g.outcome(), this.otherEnd);
-    if (end) this.status({ text: `${end.result} — ${end.text}`, kind: 'over' });
-    else if (!live) this.status({ text: 'Looking back: the board follows the move list.', kind: 'review' });
-    else if (this.thinking)
-      this.status({ text: `Cannonade is thinking…${this.lastThinking ? ` (${this.lastThinking})` : ''}`, kind: 'thinking' });
-    else if (turn === this.humanSide)
-      this.status({ text: `Your move (${sideName(turn)})${g.inCheck() ? ' — check' : ''}`, kind: 'turn' });
+    // the position shown: the live game, or a scratch game up to the move looked at
+    const shown = live ? g : this.gameAt(shownPly);
+    try {
+      const fen = shown.fen();
+      const lastFacts = shownPly >= 0 ? this.plies[shownPly].facts : null;
+      const turn = shown.sideToMove();
+      const canMove = this.analysisMode
+        ? !shown.outcome()
+        : live && !end && !this.thinking && turn === this.humanSide;
+      this.board.show({
+        fen,
+        turn,
+        movable: canMove ? turn : null,
+        moves: canMove ? shown.legalMoves() : [],
+        lastMove: lastFacts,
+        check: shown.inCheck(),
+        lines: themeFor(this.variant.name).cannonLines
+          ? cannonLines(this.rules, this.variant.name, fen, this.variant.files, this.variant.ranks)
+          : [],
+      });
+      const a = this.annotations;
+      let common = 0;
+      if (a) while (common < a.moves.length && common < this.plies.length && a.moves[common] === this.plies[common].facts.uci) common++;
+      this.moveList.set(
+        this.plies.map((p, i) => ({ san: p.facts.san, uci: p.facts.uci, note: a && i < common ? a.notes[i] : undefined })),
+        shownPly,
+      );
+      this.moveList.setOutcome(g.outcome(), this.otherEnd);
+      const shownEnd = shown.outcome();
+      if (this.analysisMode)
+        this.status({
+          text: shownEnd
+            ? `Analysis board — ${shownEnd.result} ${shownEnd.text}`
+            : `Analysis board — ${sideName(turn)} to move${shown.inCheck() ? ', in check' : ''}`,
+          kind: 'review',
+        });
+      else if (end) this.status({ text: `${end.result} — ${end.text}`, kind: 'over' });
+      else if (!live) this.status({ text: 'Looking back: the board follows the move list.', kind: 'review' });
+      else if (this.thinking)
+        this.status({ text: `Cannonade is thinking…${this.lastThinking ? ` (${this.lastThinking})` : ''}`, kind: 'thinking' });
+      else if (turn === this.humanSide)
+        this.status({ text: `Your move (${sideName(turn)})${g.inCheck() ? ' — check' : ''}`, kind: 'turn' });
+    } finally {
+      if (shown !== g) shown.free?.();
+    }
     for (const fn of this.changeListeners) fn();
+  }
+
+  /** The position shown, for the analysis board: its FEN, whose move, how it ended. */
+  shownPosition(): { fen: string; sideToMove: Color; over: string | null } {
+    const shown = this.viewPly === null ? this.game : this.gameAt(this.viewPly);
+    try {
+      const end = shown.outcome();
+      return { fen: shown.fen(), sideToMove: shown.sideToMove(), over: end ? `${end.result} ${end.text}` : null };
+    } finally {
+      if (shown !== this.game) shown.free?.();
+    }
   }
 
   private status(s: Status): void {

@@ -1,13 +1,17 @@
 // The play page: wires the setup form, the board, the clocks, the move list and the PGN/FEN
 // panel to one game controller, over the engine (a worker) and the rules API of cannonade.js.
 
+import { Analyser, EvalBar } from './analysis';
 import { BoardView } from './board';
 import { Clocks } from './clock';
 import { EngineClient } from './engine';
 import { GameController, type GameSettings, type Level, type Timing } from './game';
 import { MoveList } from './movelist';
 import { PgnFenPanel } from './pgnfen';
+import { reviewGame, ReviewPanel, type ReviewGame } from './review';
+import type { ReviewResult } from './rules';
 import { loadRules, messageOf, type Color } from './rules';
+import { themeFor } from './theme';
 
 const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySelector(sel) as T;
 
@@ -138,8 +142,15 @@ async function main(): Promise<void> {
   const io = new PgnFenPanel($('#io'), {
     fen: () => controller.fen(),
     pgn: () => controller.pgn(),
-    loadFen: fen => controller.loadFen(fen),
-    loadPgn: text => controller.loadPgn(text),
+    // another game: the review of the last one goes (a refused text keeps both)
+    loadFen: async fen => {
+      await controller.loadFen(fen);
+      forgetReview();
+    },
+    loadPgn: async text => {
+      await controller.loadPgn(text);
+      forgetReview();
+    },
     variantName: () => controller.variant.fullName,
   });
 
@@ -155,24 +166,167 @@ async function main(): Promise<void> {
     $('#player-top').textContent = name(top);
     $('#player-bottom').textContent = name(bottom);
   };
+  // ---- the analysis board and the review ----
+  const skillMax = engine.options.get('Skill Level')?.max ?? 20;
+  // analysis and review search at full strength, whatever level the games are played at
+  const fullStrength = () => ({ UCI_LimitStrength: false, 'Skill Level': skillMax });
+  const bar = new EvalBar($('#eval-bar'));
+  const analyser = new Analyser(rules, engine, $('#analysis'), bar, moves => controller.playLine(moves), fullStrength);
+  let reviewed: { game: ReviewGame; result: ReviewResult } | null = null;
+  let reviewToken = 0;
+  let reviewing = false;
+  const reviewStatus = $('#review-status');
+  const progress = $<HTMLProgressElement>('#review-progress');
+  const sameGame = (g: ReviewGame) =>
+    g.startFen === controller.startFen &&
+    g.moves.length === controller.moves().length &&
+    g.moves.every((m, i) => m === controller.moves()[i]);
+  const reviewPanel = new ReviewPanel(
+    $('#analysis'),
+    ply => {
+      if (reviewed) void controller.showGame(reviewed.game.startFen, reviewed.game.moves, ply);
+    },
+    () => `cannonade-${controller.variant.name}-review.pgn`,
+  );
+  const cancelReview = () => {
+    if (!reviewing) return;
+    reviewToken++;
+    reviewing = false;
+    engine.stop();
+    progress.hidden = true;
+    reviewStatus.textContent = 'Review stopped.';
+  };
+  /** Another game is on the board: the last review goes with its game. */
+  const forgetReview = () => {
+    cancelReview();
+    reviewed = null;
+    reviewPanel.set(null);
+    reviewStatus.textContent = '';
+    reviewStatus.classList.remove('error');
+    controller.setAnnotations(null);
+  };
+  const runReview = async () => {
+    const moves = controller.moves();
+    if (!moves.length) return;
+    if (!controller.inAnalysis) controller.setAnalysis(true);
+    analyser.stop();
+    const token = ++reviewToken;
+    reviewing = true;
+    const game: ReviewGame = {
+      variant: controller.variant.name,
+      startFen: controller.startFen,
+      moves,
+      standardStart: controller.startFen === controller.variant.startFen,
+      headers: controller.pgnHeaders(),
+    };
+    const nodes = Number($<HTMLSelectElement>('#review-nodes').value) || 50000;
+    progress.hidden = false;
+    progress.value = 0;
+    reviewStatus.textContent = `Searching ${moves.length + 1} positions…`;
+    reviewStatus.classList.remove('error');
+    updateButtons();
+    try {
+      const result = await reviewGame(
+        rules,
+        engine,
+        game,
+        nodes,
+        fullStrength(),
+        (done, all) => {
+          if (token !== reviewToken) return;
+          progress.value = done / all;
+          reviewStatus.textContent = `Position ${done} of ${all}`;
+        },
+        () => token !== reviewToken,
+      );
+      if (!result || token !== reviewToken) return;
+      reviewed = { game, result };
+      controller.setAnnotations({ moves: game.moves, notes: result.moves });
+      reviewPanel.set(result);
+      const t = result.totals;
+      reviewStatus.textContent =
+        result.summary ??
+        `Reviewed: White ${t.white.inaccuracies}/${t.white.mistakes}/${t.white.blunders}, Black ${t.black.inaccuracies}/${t.black.mistakes}/${t.black.blunders} (?!/?/??)`;
+    } catch (e) {
+      reviewStatus.textContent = `The review failed: ${messageOf(e)}`;
+      reviewStatus.classList.add('error');
+    } finally {
+      if (token === reviewToken) {
+        reviewing = false;
+        progress.hidden = true;
+        updateButtons();
+      }
+    }
+  };
+  const updateButtons = () => {
+    const an = controller.inAnalysis;
+    $<HTMLButtonElement>('#review').disabled = reviewing || controller.moves().length === 0 || !(an || controller.isOver());
+    // while a review runs, its button stops it
+    const run = $<HTMLButtonElement>('#review-run');
+    run.disabled = !reviewing && controller.moves().length === 0;
+    run.textContent = reviewing ? 'Stop the review' : 'Review the game';
+    run.classList.toggle('running', reviewing);
+    $<HTMLButtonElement>('#analyse').disabled = reviewing;
+  };
+
   controller.onChange(() => {
     placeSides();
     io.update();
     $<HTMLButtonElement>('#takeback').disabled = !controller.canTakeBack();
-    $<HTMLButtonElement>('#resign').disabled = controller.isOver();
+    $<HTMLButtonElement>('#resign').disabled = controller.isOver() || controller.inAnalysis;
+    const an = controller.inAnalysis;
+    $('#analysis').hidden = !an;
+    $('#app').classList.toggle('analysing', an);
+    bar.show(an);
+    bar.setOrientation(board.orientation);
+    $('#mode').textContent = an ? 'Back to play' : 'Analysis board';
+    updateButtons();
+    if (an) {
+      if (!reviewing) analyser.setPosition({ variant: controller.variant.name, ...controller.shownPosition() });
+    } else {
+      analyser.stop();
+      cancelReview();
+    }
+    if (reviewed && sameGame(reviewed.game)) {
+      reviewPanel.select(controller.shownPly);
+      // not analysing: the bar shows the review's judgement of the position shown
+      if (an && !analyser.isRunning) {
+        const m = reviewed.result.moves[controller.shownPly];
+        const c = m ? m.whiteChances : reviewed.result.start.whiteChances;
+        bar.set(c.win + c.draw / 2, (m ? m.eval : reviewed.result.start.eval) ?? '');
+      }
+    }
+    // Whitcher's Cannon numbers its ranks from 0 (its notation is XBoard's: T@e0): the board's
+    // labels follow the move list; the note says so
+    const base = themeFor(controller.variant.name).rankBase;
+    $('#board-note').textContent =
+      base === 0
+        ? `Ranks are numbered 0–${controller.variant.ranks - 1}, as this game's notation writes them (a town on the first rank: T@e0).`
+        : '';
+  });
+  $('#mode').addEventListener('click', () => controller.setAnalysis(!controller.inAnalysis));
+  $('#review').addEventListener('click', () => void runReview());
+  $('#review-run').addEventListener('click', () => {
+    if (reviewing) {
+      cancelReview();
+      updateButtons();
+    } else void runReview();
   });
   // a word on the game chosen: its board and its hand, as the rules describe it
   const describe = () => {
     const v = rules.variants().find(x => x.name === variantSelect.value);
     const hand = v?.handKinds && v.handKinds.white.length > 0;
-    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${hand ? ', pieces in hand' : ''}` : '';
+    const zero = v && themeFor(v.name).rankBase === 0 ? `, ranks 0–${v.ranks - 1}` : '';
+    $('#variant-note').textContent = v ? `${v.files}×${v.ranks} board${zero}${hand ? ', pieces in hand' : ''}` : '';
   };
   variantSelect.addEventListener('change', describe);
   describe();
 
   const start = async (settings: GameSettings) => {
     try {
-      await controller.newGame(settings);
+      io.clearMessage();
+      await controller.newGame(settings, undefined, [], 'play');
+      forgetReview();
     } catch (e) {
       say(`Could not start: ${messageOf(e)}`, 'error');
     }
@@ -217,7 +371,14 @@ async function main(): Promise<void> {
   }
   $('#app').classList.remove('loading');
   // for the browser test and for curious people with a console
-  (window as unknown as { cannonadePage: object }).cannonadePage = { controller, engine, rules, board };
+  (window as unknown as { cannonadePage: object }).cannonadePage = {
+    controller,
+    engine,
+    rules,
+    board,
+    analyser,
+    reviewed: () => reviewed?.result ?? null,
+  };
   document.body.dataset.ready = 'true';
 }
 

@@ -4,10 +4,23 @@
 
 import type { Color, Outcome } from './rules';
 
+/** What a review says of a move (rules.review's words, shown as they are). */
+export interface MoveNote {
+  mark: string | null;
+  /** The score after the move, White's view, as `cannonade analyse` prints it. */
+  eval: string | null;
+  whiteChances: { win: number; draw: number; loss: number };
+  best: boolean;
+  betterLine: string[];
+}
+
 export interface ListedMove {
   san: string;
   uci: string;
+  note?: MoveNote;
 }
+
+const markClass: Record<string, string> = { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' };
 
 export class MoveList {
   private moves: ListedMove[] = [];
@@ -80,6 +93,24 @@ export class MoveList {
       cell.dataset.ply = String(i);
       cell.dataset.uci = m.uci;
       cell.textContent = m.san;
+      if (m.note) {
+        if (m.note.mark) {
+          const mark = document.createElement('span');
+          mark.className = `mark ${markClass[m.note.mark] ?? ''}`;
+          mark.textContent = m.note.mark;
+          cell.appendChild(mark);
+          cell.dataset.mark = m.note.mark;
+        }
+        const ev = document.createElement('span');
+        ev.className = 'eval';
+        ev.textContent = m.note.eval ?? '';
+        cell.appendChild(ev);
+        const c = m.note.whiteChances;
+        cell.title =
+          `${m.note.eval ?? 'game over'} — White wins ${Math.round(c.win * 100)}%, draw ${Math.round(c.draw * 100)}%, ` +
+          `Black wins ${Math.round(c.loss * 100)}%` +
+          (m.note.betterLine.length ? `. Better: ${m.note.betterLine.join(' ')}` : '');
+      }
       cell.addEventListener('click', () => this.onSelect(i));
       row!.appendChild(cell);
     });

@@ -41,6 +41,11 @@ export class PgnFenPanel {
     if (document.activeElement !== this.pgnText) this.pgnText.value = this.host.pgn();
   }
 
+  /** Forgets the last message (a new game has been started by other means). */
+  clearMessage(): void {
+    this.say('', false);
+  }
+
   private say(text: string, error: boolean): void {
     this.message.textContent = text;
     this.message.classList.toggle('error', error);

@@ -72,10 +72,71 @@ export interface PgnGame {
   result: string | null;
 }
 
+/** One searched position of a game under review (the side to move's view, as UCI prints). */
+export interface ReviewPosition {
+  score: { cp: number } | { mate: number } | null;
+  pv: string[];
+}
+
+export interface ReviewInput {
+  variant: string;
+  startFen: string | null;
+  moves: string[];
+  /** One per position: before the first move ... after the last. */
+  positions: ReviewPosition[];
+  headers?: Record<string, string>;
+  /** How the positions were searched (`nodes 100000`), for the annotated PGN's Annotator tag. */
+  limit?: string;
+}
+
+export interface Chances {
+  win: number;
+  draw: number;
+  loss: number;
+}
+
+export interface ReviewedMove {
+  ply: number;
+  /** The move's number as the PGN writes it. */
+  moveNumber?: number;
+  uci: string;
+  san: string;
+  mover: Color;
+  /** Null where the game is over after the move. */
+  eval: string | null;
+  whiteCp: number;
+  whiteChances: Chances;
+  loss: number;
+  mark: null | '?!' | '?' | '??';
+  best: boolean;
+  betterLine: string[];
+}
+
+export interface SideTotals {
+  moves: number;
+  averageLoss: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  acpl: number;
+}
+
+/** The review of a game (docs/web.md): the same judging as `cannonade analyse`. */
+export interface ReviewResult {
+  moves: ReviewedMove[];
+  start: { whiteCp: number; whiteChances: Chances; eval: string | null };
+  totals: { white: SideTotals; black: SideTotals };
+  /** The totals in words, as `cannonade analyse` says them. */
+  summary?: string;
+  pgn: string;
+}
+
 export interface Rules {
   variants(): VariantInfo[];
   newGame(variant: string, fen?: string): Game;
-  readPgn(text: string): PgnGame[];
+  /** Every game of a PGN text; a game without a Variant tag is of `defaultVariant`. */
+  readPgn(text: string, defaultVariant?: string): PgnGame[];
+  review(input: ReviewInput): ReviewResult;
 }
 
 declare global {

@@ -118,3 +118,125 @@ test('move facts name squares and kinds as the page needs them', async () => {
   assert.equal(mate.outcome().text, 'Black mates');
   assert.equal(mate.inCheck(), true);
 });
+
+// ---------------------------------------------------------------------------------------
+// PGN and review: the native reader reads what the page writes, the page reads the files
+// players have to the native engine's last positions, and a review of the page's own
+// searches is `cannonade analyse`'s review.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { ROOT, startEngine } = require('./node-env.js');
+
+const PGN_DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pgn');
+
+// A game of `variant` played `plies` moves by a seeded choice.
+function playedGame(rules, variant, plies, seed) {
+  const pick = random(seed);
+  const g = rules.newGame(variant);
+  for (let i = 0; i < plies && g.outcome() === null; i++) {
+    const legal = g.legalMoves();
+    if (legal.length === 0) break;
+    g.play(legal[pick(legal.length)].uci);
+  }
+  return g;
+}
+
+test('readPgn: XBoard\'s, pychess-variants\' and the match runner\'s games read to the native engine\'s last positions', async () => {
+  const rules = await api.CannonadeRules();
+  let files = 0;
+  for (const dir of ['xboard', 'pychess', 'match']) {
+    for (const name of fs.readdirSync(path.join(PGN_DATA, dir)).filter((f) => f.endsWith('.pgn'))) {
+      const text = fs.readFileSync(path.join(PGN_DATA, dir, name), 'utf8');
+      const [game] = rules.readPgn(text);
+      const g = rules.newGame(game.variant, game.startFen);
+      for (const m of game.moves) g.play(m);
+      const fen = fs.readFileSync(path.join(PGN_DATA, dir, name.replace(/\.pgn$/, '.fen')), 'utf8').trim();
+      assert.equal(g.fen(), fen, `${dir}/${name}`);
+      assert.equal(typeof game.headers, 'object');
+      files += 1;
+    }
+  }
+  assert.equal(files, 20);
+  assert.throws(() => rules.readPgn('[Event "a"]\n\n1. e4 e4 *\n'), (e) => e instanceof Error && /^game 1 \(line 1\): 'e4' is not a legal move in /.test(e.message));
+  assert.throws(() => rules.readPgn('1. e4 *', 'nosuch'), /unknown variant 'nosuch'/);
+  assert.deepEqual(rules.readPgn(''), []);
+});
+
+test('pgn: every game the page writes is read by the native `cannonade analyse`, and by readPgn', async () => {
+  requireNative();
+  const rules = await api.CannonadeRules();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cannonade-pgn-'));
+  let text = '';
+  const games = [];
+  for (const v of rules.variants()) {
+    const g = playedGame(rules, v.name, 30, v.name.length * 31);
+    games.push(g);
+    text += g.pgn({ White: 'You', Black: 'Cannonade', Event: `page ${v.name}` });
+    const back = rules.readPgn(g.pgn())[0];
+    assert.equal(back.variant, v.name);
+    assert.deepEqual(back.moves, g.moves());
+  }
+  const file = path.join(dir, 'games.pgn');
+  fs.writeFileSync(file, text);
+  const out = nativeTool(['analyse', '--pgn', file, '--out', path.join(dir, 'out.pgn'), '--depth', '1']);
+  assert.match(out.stdout, new RegExp(`^${games.length} of ${games.length} games analysed`, 'm'), out.stderr);
+  assert.throws(() => games[0].pgn({ 'Bad Name': 'x' }), /^Error: PGN headers: 'Bad Name' is not a tag name/);
+  fs.rmSync(dir, { recursive: true });
+});
+
+// Each position of a game searched by the browser build as `cannonade analyse` searches it
+// (one table for the game, cleared before it), its last full line and score kept.
+async function searchPositions(wasm, variant, moves, depth, rules) {
+  wasm.send('ucinewgame', `setoption name UCI_Variant value ${variant}`);
+  const positions = [];
+  const g = rules.newGame(variant);
+  for (let i = 0; i <= moves.length; i++) {
+    if (i === moves.length && g.outcome() !== null) {
+      positions.push({ score: null, pv: [] });
+      break;
+    }
+    wasm.send(`position startpos moves ${moves.slice(0, i).join(' ')}`.trimEnd(), `go depth ${depth}`);
+    const lines = await wasm.until(/^bestmove/);
+    let last = null;
+    for (const l of lines) {
+      const m = /^info .*score (cp|mate) (-?\d+)(?! (lower|upper)bound).* pv (.*)$/.exec(l);
+      if (m && !/ multipv (?!1 )/.test(l) && !/bound/.test(l)) last = { score: { [m[1]]: Number(m[2]) }, pv: m[4].trim().split(' ') };
+    }
+    const best = lines[lines.length - 1].split(' ')[1];
+    if (last === null || last.pv[0] !== best) {
+      last = { score: last && last.score, pv: [best] };
+    }
+    positions.push(last);
+    if (i < moves.length) g.play(moves[i]);
+  }
+  return positions;
+}
+
+test('review: the browser build\'s searches judged as `cannonade analyse` judges its own', async () => {
+  requireNative();
+  const rules = await api.CannonadeRules();
+  const wasm = await startEngine(api);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cannonade-review-'));
+  const depth = 4;
+  for (const variant of ['chess', 'cannonshogi', 'cannon']) {
+    const g = playedGame(rules, variant, 16, 7 + variant.length);
+    const headers = { Event: 'review test', White: 'A', Black: 'B' };
+    const file = path.join(dir, `${variant}.pgn`);
+    fs.writeFileSync(file, g.pgn(headers));
+    const out = path.join(dir, `${variant}-out.pgn`);
+    nativeTool(['analyse', '--pgn', file, '--out', out, '--depth', String(depth), '--threads', '1']);
+    const positions = await searchPositions(wasm, variant, g.moves(), depth, rules);
+    const r = rules.review({ variant, startFen: null, moves: g.moves(), positions, headers, limit: `depth ${depth}` });
+    assert.equal(r.pgn, fs.readFileSync(out, 'utf8'), variant);
+    assert.equal(r.moves.length, g.moves().length);
+    const marks = r.moves.filter((m) => m.mark !== null).length;
+    const t = r.totals;
+    assert.equal(marks, t.white.inaccuracies + t.white.mistakes + t.white.blunders + t.black.inaccuracies + t.black.mistakes + t.black.blunders);
+  }
+  assert.throws(() => rules.review({ variant: 'chess', moves: ['e2e4'], positions: [] }), /^Error: review: 0 positions for 1 moves/);
+  assert.throws(() => rules.review({ variant: 'chess', moves: [], positions: [{ score: { cp: 'x' } }] }), /^Error: review: /);
+  wasm.quit();
+  fs.rmSync(dir, { recursive: true });
+});

@@ -190,4 +190,28 @@ impl JsRulesGame {
     pub fn outcome_json(&self) -> String {
         json(&self.0.outcome())
     }
+
+    /// The game as PGN; `headers` is JSON text (an object of tag names and values, or null).
+    pub fn pgn(&self, headers: &str) -> Result<String, JsError> {
+        let headers: serde_json::Value = serde_json::from_str(headers)
+            .map_err(|e| js_error(RulesError::Headers(e.to_string())))?;
+        self.0.pgn(&headers).map_err(js_error)
+    }
+}
+
+/// Every game of a PGN text, as JSON (see `pgn::PgnGameJson`); games without a `Variant` tag
+/// are of `default_variant` (else chess).
+#[wasm_bindgen(js_name = readPgnJson)]
+pub fn read_pgn_json(text: &str, default_variant: Option<String>) -> Result<String, JsError> {
+    crate::pgn::read(text, default_variant.as_deref())
+        .map(|games| json(&games))
+        .map_err(js_error)
+}
+
+/// The review of a searched game: the request and the answer as JSON (see `review`).
+#[wasm_bindgen(js_name = reviewJson)]
+pub fn review_json(request: &str) -> Result<String, JsError> {
+    crate::review::review_json(request)
+        .map(|r| json(&r))
+        .map_err(js_error)
 }

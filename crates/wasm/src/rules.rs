@@ -21,6 +21,16 @@ pub enum RulesError {
     /// Headers for `pgn` that are not a JSON object of strings.
     #[error("PGN headers: {0}")]
     Headers(String),
+    /// A game of a PGN text that could not be read: its number in the text and its line.
+    #[error("game {number} (line {line}): {reason}")]
+    Pgn {
+        number: usize,
+        line: usize,
+        reason: Box<RulesError>,
+    },
+    /// A review that cannot be made of what it was given.
+    #[error("review: {0}")]
+    Review(String),
 }
 
 /// One variant as the page sees it: what the registry says about it.
@@ -179,10 +189,13 @@ pub fn color_name(c: Color) -> &'static str {
 pub struct RulesGame {
     info: &'static VariantInfo,
     session: Box<dyn Session>,
-    /// The FEN it started from (`None`: the variant's start position).
+    /// The FEN it started from, as the engine writes it (`None`: the variant's start
+    /// position).
     start: Option<String>,
     /// The moves played since, in UCI notation as the engine writes them.
     moves: Vec<String>,
+    /// The same moves in the game's PGN notation.
+    sans: Vec<String>,
 }
 
 impl RulesGame {
@@ -192,11 +205,14 @@ impl RulesGame {
             registry::find(variant).ok_or_else(|| RulesError::UnknownVariant(variant.into()))?;
         let mut session = info.new_session();
         session.set_position(fen, &[], Notation::Uci)?;
+        // As the engine writes it (a PGN's FEN tag, the start of an undo).
+        let start = fen.map(|_| session.fen());
         Ok(RulesGame {
             info,
             session,
-            start: fen.map(str::to_string),
+            start,
             moves: Vec::new(),
+            sans: Vec::new(),
         })
     }
 
@@ -265,6 +281,7 @@ impl RulesGame {
         let facts = self.session.facts_of(mv, Notation::Uci)?;
         self.session.play(&facts.text.uci, Notation::Uci)?;
         self.moves.push(facts.text.uci.clone());
+        self.sans.push(facts.text.pgn.clone());
         Ok(self.move_json(facts))
     }
 
@@ -282,7 +299,23 @@ impl RulesGame {
         self.session
             .set_position(self.start.as_deref(), &keep, Notation::Uci)?;
         self.moves.pop();
+        self.sans.pop();
         Ok(Some(last))
+    }
+
+    /// The moves played, in the game's PGN notation.
+    pub fn sans(&self) -> &[String] {
+        &self.sans
+    }
+
+    pub fn info(&self) -> &'static VariantInfo {
+        self.info
+    }
+
+    /// The game as PGN (see [`crate::pgn::write`]), with `headers` (a JSON object of strings)
+    /// over the tags it writes itself.
+    pub fn pgn(&self, headers: &serde_json::Value) -> Result<String, RulesError> {
+        crate::pgn::write(self, &crate::pgn::Headers::from_json(headers)?)
     }
 
     pub fn outcome(&self) -> Option<OutcomeJson> {

@@ -34,7 +34,8 @@ pub mod annotate;
 
 use crate::board::Color;
 use crate::engine::wdl::{self, Wdl};
-use crate::engine::MoveText;
+use crate::engine::{MoveText, Session};
+use crate::games::{Notation, Outcome};
 use crate::search::{Score, MATE};
 
 /// One position of the game with the engine's verdict.
@@ -52,6 +53,65 @@ pub struct ScoredPosition {
     pub best_pgn: Vec<String>,
     /// The game has ended in this position (checkmate, no moves, repetition...).
     pub game_over: bool,
+}
+
+/// The longest better line kept (and written as a variation): enough to show the idea, short
+/// enough that a noisy tail of the principal variation is left out.
+pub const MAX_LINE_PLIES: usize = 10;
+
+impl ScoredPosition {
+    /// The current position of `session`, where the game has ended with `outcome`: scored as
+    /// the game scores it (a loss is mated now), with no line.
+    pub fn game_over(session: &dyn Session, outcome: Outcome) -> ScoredPosition {
+        let score = match outcome {
+            Outcome::Loss(_) => -MATE,
+            Outcome::Win(_) => MATE,
+            Outcome::Draw(_) => 0,
+        };
+        ScoredPosition {
+            fen: session.fen(),
+            side: session.side_to_move(),
+            score,
+            best_uci: Vec::new(),
+            best_pgn: Vec::new(),
+            game_over: true,
+        }
+    }
+
+    /// The current position of `session` as a search left it: `score` in the search's units
+    /// ([`internal_score`]), `line` the engine's best line (UCI strings), of which the first
+    /// [`MAX_LINE_PLIES`] are kept, up to the first that does not play.
+    pub fn searched(session: &dyn Session, score: i32, mut line: Vec<String>) -> ScoredPosition {
+        line.truncate(MAX_LINE_PLIES);
+        let best_pgn = line_in_pgn(session, &line);
+        // Both lists stay in step where a move does not play.
+        line.truncate(best_pgn.len());
+        ScoredPosition {
+            fen: session.fen(),
+            side: session.side_to_move(),
+            score,
+            best_uci: line,
+            best_pgn,
+            game_over: false,
+        }
+    }
+}
+
+/// The moves of `line` (UCI strings from the current position of `session`) in the game's PGN
+/// notation, up to the first that is not legal where it is played.
+pub fn line_in_pgn(session: &dyn Session, line: &[String]) -> Vec<String> {
+    let mut s = session.clone_session();
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        let Ok(text) = s.move_text(mv, Notation::Uci) else {
+            break;
+        };
+        if s.play(mv, Notation::Uci).is_err() {
+            break;
+        }
+        out.push(text.pgn);
+    }
+    out
 }
 
 /// A game with every position scored: `positions` has one more entry than `moves`.

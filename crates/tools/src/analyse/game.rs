@@ -1,13 +1,9 @@
 //! Searching every position of one game: the score of each and the line the engine prefers.
 
 use cannonade_core::engine::{EngineState, Session};
-use cannonade_core::games::{GameError, Notation, Outcome};
+use cannonade_core::games::{GameError, Notation};
 use cannonade_core::review::{internal_score, AnalysedGame, ScoredPosition};
-use cannonade_core::search::{Limits, Report, SearchControl, MATE};
-
-/// The longest better line written as a variation: enough to show the idea, short enough that
-/// a noisy tail of the principal variation is left out.
-pub const MAX_LINE_PLIES: usize = 10;
+use cannonade_core::search::{Limits, Report, SearchControl};
 
 /// Searches every position of the game played by `moves` (UCI strings, already checked legal)
 /// from `start_fen` (or the variant's start) with `state`'s session, options and table,
@@ -58,23 +54,8 @@ fn score_position(
     opts: &cannonade_core::search::SearchOptions,
     tt: &std::sync::Arc<cannonade_core::search::TranspositionTable>,
 ) -> ScoredPosition {
-    let fen = session.fen();
-    let side = session.side_to_move();
-    let ended = session.outcome().filter(|_| last);
-    if let Some(outcome) = ended {
-        let score = match outcome {
-            Outcome::Loss(_) => -MATE,
-            Outcome::Win(_) => MATE,
-            Outcome::Draw(_) => 0,
-        };
-        return ScoredPosition {
-            fen,
-            side,
-            score,
-            best_uci: Vec::new(),
-            best_pgn: Vec::new(),
-            game_over: true,
-        };
+    if let Some(outcome) = session.outcome().filter(|_| last) {
+        return ScoredPosition::game_over(session, outcome);
     }
     let ctl = std::sync::Arc::new(SearchControl::new(cannonade_native::host(), false));
     let mut pv: Vec<String> = Vec::new();
@@ -85,14 +66,12 @@ fn score_position(
             }
         }
     });
+    let score = internal_score(r.score);
     let Some(best) = r.best else {
+        // No move to search: the game is over here by the search's verdict.
         return ScoredPosition {
-            fen,
-            side,
-            score: internal_score(r.score),
-            best_uci: Vec::new(),
-            best_pgn: Vec::new(),
             game_over: true,
+            ..ScoredPosition::searched(session, score, Vec::new())
         };
     };
     // The last full line reported, if it starts with the move chosen (a later, unfinished
@@ -100,32 +79,5 @@ fn score_position(
     if pv.first() != Some(&best) {
         pv = vec![best];
     }
-    pv.truncate(MAX_LINE_PLIES);
-    let best_pgn = line_in_pgn(session, &pv);
-    // A line is cut where a move fails to convert (never expected): both lists stay in step.
-    pv.truncate(best_pgn.len());
-    ScoredPosition {
-        fen,
-        side,
-        score: internal_score(r.score),
-        best_uci: pv,
-        best_pgn,
-        game_over: false,
-    }
-}
-
-/// The moves of `line` (UCI strings from the current position) in the game's PGN notation.
-fn line_in_pgn(session: &dyn Session, line: &[String]) -> Vec<String> {
-    let mut s = session.clone_session();
-    let mut out = Vec::with_capacity(line.len());
-    for mv in line {
-        let Ok(text) = s.move_text(mv, Notation::Uci) else {
-            break;
-        };
-        if s.play(mv, Notation::Uci).is_err() {
-            break;
-        }
-        out.push(text.pgn);
-    }
-    out
+    ScoredPosition::searched(session, score, pv)
 }
