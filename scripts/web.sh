@@ -5,7 +5,13 @@
 #   scripts/web.sh page           the page only (the engine's files in web/dist/ are kept)
 #   scripts/web.sh serve [PORT]   serves web/dist/ at http://localhost:PORT (default 8080), with
 #                                 the headers that let the engine stop a search at once
-#   scripts/web.sh test           the browser test (Debian's /usr/bin/chromium) on a built page
+#   scripts/web.sh test           the engine's tests (test-engine), then the page's browser
+#                                 test (Debian's /usr/bin/chromium), on a built web/dist/
+#   scripts/web.sh test-engine    the engine's tests: the browser build in Node against the
+#                                 native program (rules, PGN, review, perft, bench, answers
+#                                 during a search, bad input), then in Chromium (perft, bench,
+#                                 stop with and without shared memory); builds the native
+#                                 program if target/release/cannonade is missing
 #
 # Everything installs from the project's own files: `npm ci` from web/package-lock.json, the
 # Rust target and the wasm-bindgen CLI (scripts/build-wasm.sh). web/dist/ is a plain static
@@ -39,11 +45,18 @@ case "${1:-build}" in
     exec node web/serve.mjs "${2:-8080}"
     ;;
   test)
+    "$0" test-engine
     npm_ci
     (cd web && node test/page.spec.mjs "${@:2}")
     ;;
+  test-engine)
+    [ -f web/dist/cannonade.wasm ] || { echo "web/dist/ is not built: run scripts/web.sh build first" >&2; exit 1; }
+    [ -x target/release/cannonade ] || cargo build --release
+    npm_ci
+    (cd web && node --test test/engine.test.js test/rules.test.js test/fuzz.test.js && node test/browser.js)
+    ;;
   *)
-    echo "usage: scripts/web.sh build | page | serve [PORT] | test" >&2
+    echo "usage: scripts/web.sh build | page | serve [PORT] | test | test-engine" >&2
     exit 2
     ;;
 esac

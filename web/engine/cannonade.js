@@ -95,10 +95,13 @@
       this.data = new Uint8Array(buffer, 8);
       this.backlog = [];
       this.encoder = new TextEncoder();
+      // Lines ever queued: the worker says how many it has handled (its `idle` message).
+      this.lines = 0;
     }
 
     // Queues one line; true when everything queued is in the ring.
     write(line) {
+      this.lines += 1;
       this.backlog.push(this.encoder.encode(line + '\n'));
       return this.flush();
     }
@@ -139,6 +142,8 @@
       this.data = new Uint8Array(buffer, 8);
       this.partial = new Uint8Array(0);
       this.decoder = new TextDecoder();
+      // Complete lines ever read.
+      this.lines = 0;
     }
 
     // The complete lines written since the last read, joined by \n; null when there are none.
@@ -170,7 +175,9 @@
         return null;
       }
       this.partial = bytes.slice(end + 1);
-      return this.decoder.decode(bytes.subarray(0, end));
+      const text = this.decoder.decode(bytes.subarray(0, end));
+      this.lines += text.split('\n').length;
+      return text;
     }
   }
 
@@ -222,6 +229,8 @@
             scope.postMessage({ type: 'ack' });
           } else if (msg.type === 'wake') {
             goOn = engine.pump();
+            // Every line read so far has been handled: a job the page is waiting on is over.
+            scope.postMessage({ type: 'idle', handled: reader.lines });
           }
           if (!goOn) {
             end({ type: 'quit' });
@@ -241,7 +250,16 @@
 
     wasm_bindgen({ module_or_path: init.module || init.wasmUrl }).then(
       () => {
-        engine = new wasm_bindgen.Engine(print, reader === null ? undefined : (waitMs) => reader.read(waitMs), freshSeed());
+        engine = new wasm_bindgen.Engine(
+          print,
+          reader === null ? undefined : (waitMs) => reader.read(waitMs),
+          () => {
+            if (!muted) {
+              scope.postMessage({ type: 'started' });
+            }
+          },
+          freshSeed()
+        );
         // A worker started again (after a stop without shared memory) gets the page's
         // settings and position back silently.
         muted = true;
@@ -290,6 +308,21 @@
     }
   }
 
+  // The last line of each kind of work: a search's move, a perft's total, a bench's speed.
+  const WORK_ENDS = { search: /^bestmove\s/, perft: /^Nodes searched: /, bench: /^Nodes\/second: / };
+
+  // The work a line starts, if any: 'search', 'perft', 'bench' or null.
+  function workKind(line) {
+    const word = firstWord(line);
+    if (word === 'bench') {
+      return 'bench';
+    }
+    if (word !== 'go') {
+      return null;
+    }
+    return /^\s*go\s+perft(\s|$)/.test(line) ? 'perft' : 'search';
+  }
+
   function firstWord(line) {
     const m = /^\s*(\S+)/.exec(line);
     return m ? m[1] : '';
@@ -322,10 +355,12 @@
       this.ring = null;
       this.ready = false;
       this.over = false;
-      // Lines waiting for the worker (starting, or busy without shared memory).
+      // Lines waiting for the worker (starting, or busy with work the ring cannot reach).
       this.held = [];
       this.retry = null;
-      // Without shared memory: the work the worker is busy with, and its reports so far.
+      // The work the worker is busy with that the page must stop itself, by ending the worker:
+      // without shared memory every search and job; with it a job (perft, bench), which does
+      // not read the ring. And the work's reports so far.
       this.sent = 0;
       this.acked = 0;
       this.busy = null;
@@ -414,8 +449,26 @@
                 this.flushHeld();
               }
               break;
+            case 'idle':
+              if (this.busy !== null && msg.handled >= this.busy.seq) {
+                this.busy = null;
+                this.flushHeld();
+              }
+              break;
             case 'fallback':
               this.fallback = msg.move;
+              break;
+            case 'started':
+              // The work runs: what its line refused has been heard, and `isready` waiting
+              // for that is answered now, as the engine answers it during a search.
+              if (this.busy !== null && !this.busy.running) {
+                this.busy.running = true;
+                const waiting = this.held.filter((l) => firstWord(l) === 'isready').length;
+                this.held = this.held.filter((l) => firstWord(l) !== 'isready');
+                for (let i = 0; i < waiting; i++) {
+                  this.emit('readyok');
+                }
+              }
               break;
             case 'quit':
               this.terminate();
@@ -450,19 +503,29 @@
 
     // A line of the engine's.
     heard(line) {
-      if (this.busy !== null && this.busy.kind === 'search' && line.startsWith('info ')) {
+      const busy = this.busy;
+      if (busy !== null && busy.kind === 'search' && line.startsWith('info ')) {
         const pv = line.indexOf(' pv ');
         const multipv = /\smultipv\s+(\d+)/.exec(line);
-        if (pv >= 0 && (multipv === null || multipv[1] === '1')) {
+        // The first line of an iteration that finished (not a bound of one under way).
+        if (pv >= 0 && (multipv === null || multipv[1] === '1') && !/\s(lower|upper)bound(\s|$)/.test(line)) {
           this.lastPv = line.slice(pv + 4).trim().split(/\s+/);
         }
       }
+      // The work's last line: it is over, though the worker's word for that (which follows)
+      // has not come yet; a listener that answers this line at once must find it over.
+      if (busy !== null && WORK_ENDS[busy.kind].test(line)) {
+        this.busy = null;
+      }
       this.emit(line);
+      if (busy !== null && this.busy === null) {
+        this.flushHeld();
+      }
     }
 
     input(line) {
       this.settings.note(line);
-      if (!this.ready || (this.held.length > 0 && (this.shared || this.busy === null))) {
+      if (!this.ready || (this.held.length > 0 && this.busy === null)) {
         this.held.push(line);
         return;
       }
@@ -470,8 +533,15 @@
     }
 
     dispatch(line) {
-      if (this.shared) {
+      if (this.busy !== null) {
+        this.duringWork(line);
+      } else if (this.shared) {
         this.toRing(line);
+        const kind = workKind(line);
+        // A search reads the ring; a job does not.
+        if (kind === 'perft' || kind === 'bench') {
+          this.busy = { seq: this.ring.lines, kind, line, ponder: false, running: false };
+        }
       } else {
         this.viaMessages(line);
       }
@@ -499,34 +569,42 @@
     }
 
     flushHeld() {
-      while (this.ready && this.held.length > 0 && (this.shared || this.busy === null)) {
+      while (this.ready && this.held.length > 0 && this.busy === null) {
         this.dispatch(this.held.shift());
       }
     }
 
-    // Without shared memory a busy worker reads nothing until its work ends: the page acts on
-    // the lines the core answers during a search (its rule, sent by the worker: `interim`).
+    // Without shared memory every line goes to the worker as a message; a search or job it
+    // starts keeps the worker from reading the next until it ends.
     viaMessages(line) {
-      const word = firstWord(line);
-      if (this.busy === null) {
-        this.forward(line);
-        if (word === 'go' || word === 'bench') {
-          const perft = /^\s*go\s+perft(\s|$)/.test(line);
-          this.busy = {
-            seq: this.sent,
-            kind: word === 'bench' ? 'bench' : perft ? 'perft' : 'search',
-            line,
-            ponder: !perft && /\sponder(\s|$)/.test(line),
-          };
-          this.lastPv = null;
-          this.fallback = null;
-        }
-        return;
+      this.forward(line);
+      const kind = workKind(line);
+      if (kind !== null) {
+        this.busy = {
+          seq: this.sent,
+          kind,
+          line,
+          ponder: kind === 'search' && /\sponder(\s|$)/.test(line),
+          running: false,
+        };
+        this.lastPv = null;
+        this.fallback = null;
       }
+    }
+
+    // A busy worker reads nothing the page can reach until its work ends: the page acts on
+    // the lines the core answers during a search (its rule, sent by the worker: `interim`).
+    duringWork(line) {
+      const word = firstWord(line);
       switch (this.interim[word] || 'handle') {
         case 'done':
           if (word === 'isready') {
-            this.emit('readyok');
+            if (this.busy.running) {
+              this.emit('readyok');
+            } else {
+              // The work's line may yet be refused: its error comes first.
+              this.held.push(line);
+            }
           } else if (word === 'ponderhit' && this.busy.ponder) {
             // The search goes on on the clock: a fresh one, as the ponder search cannot be
             // reached.

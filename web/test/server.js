@@ -12,6 +12,12 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 function serve({ isolated }) {
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (pathname === '/favicon.ico') {
+      // The browser asks; the tests' pages have none.
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     const file = pathname.startsWith('/dist/') ? path.join(WEB, pathname) : path.join(__dirname, 'pages', pathname === '/' ? 'engine.html' : pathname);
     if (!file.startsWith(WEB) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404);

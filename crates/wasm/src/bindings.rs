@@ -25,6 +25,15 @@ thread_local! {
     // through the thread's own storage rather than holding them.
     static PRINT: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
     static READ: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    static STARTED: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+fn started() {
+    STARTED.with(|s| {
+        if let Some(f) = s.borrow().as_ref() {
+            let _ = f.call0(&JsValue::NULL);
+        }
+    });
 }
 
 fn print(line: &str) {
@@ -80,13 +89,23 @@ impl Engine {
     /// shares a ring of input with the worker, returns the complete lines written into it
     /// since it was last called (joined by newlines), or null; it may wait up to `waitMs`.
     /// A weakened engine's choices start from `seed` (a BigInt the page draws).
+    /// `started()`, where given, is called when a line starts a search or a job (see
+    /// `WorkerEngine::new`).
     #[wasm_bindgen(constructor)]
-    pub fn new(print_fn: js_sys::Function, read_fn: Option<js_sys::Function>, seed: u64) -> Engine {
+    pub fn new(
+        print_fn: js_sys::Function,
+        read_fn: Option<js_sys::Function>,
+        started_fn: Option<js_sys::Function>,
+        seed: u64,
+    ) -> Engine {
         let has_input = read_fn.is_some();
+        let has_started = started_fn.is_some();
         PRINT.with(|p| *p.borrow_mut() = Some(print_fn));
         READ.with(|r| *r.borrow_mut() = read_fn);
+        STARTED.with(|s| *s.borrow_mut() = started_fn);
         let input: Option<worker::ReadLines> = has_input.then(|| Box::new(read) as _);
-        Engine(WorkerEngine::new(clock, print, input, seed))
+        let on_started: Option<worker::Started> = has_started.then(|| Box::new(started) as _);
+        Engine(WorkerEngine::new(clock, print, input, on_started, seed))
     }
 
     /// Handles one line of UCI (or several, separated by newlines); false once `quit` was

@@ -38,7 +38,15 @@ struct Shared {
     pending: Mutex<VecDeque<String>>,
     /// The adapter asked to be woken (a search or job ended): `on_wake` is due.
     woke: Arc<AtomicBool>,
+    /// Told once per line handled, when the line has started work (a search's first poll, a
+    /// job given to the host): from then on, what the line had to refuse has been said.
+    on_started: Option<Started>,
+    /// Whether `on_started` was told for the line being handled.
+    started: AtomicBool,
 }
+
+/// See [`WorkerEngine::new`].
+pub type Started = Box<dyn Fn() + Send + Sync>;
 
 impl Shared {
     fn push(&self, line: String) {
@@ -57,7 +65,17 @@ impl Shared {
 
     /// The host's poll: each line that came meanwhile goes through the core's rule of what
     /// is answered during a search; those it leaves to the adapter wait their turn.
+    /// The line being handled has started its work.
+    fn started(&self) {
+        if let Some(f) = &self.on_started {
+            if !self.started.swap(true, Relaxed) {
+                f();
+            }
+        }
+    }
+
     fn poll(&self, idle: bool) {
+        self.started();
         let Some(read) = &self.input else { return };
         let Some(remote) = self.remote.get() else {
             return;
@@ -84,6 +102,8 @@ impl Host for WebHost {
     }
 
     fn spawn(&self, task: Task) -> Result<(), Task> {
+        // A job (perft, bench) is about to run, on the caller's thread.
+        self.shared.started();
         Err(task)
     }
 
@@ -103,11 +123,15 @@ impl WorkerEngine {
     /// An engine whose clock is `now`, writing its lines with `print`; `input`, where the page
     /// can write lines the worker reads while it is busy (a shared ring), is read by the
     /// searches' polls and by [`WorkerEngine::pump`]. A weakened search's choices start from
-    /// `seed`.
+    /// `seed`. `on_started`, where given, is told when a line starts a search or a job, once
+    /// the line's refusals (if any) are written: the page, which must answer `isready` itself
+    /// while the worker is busy where the worker cannot read (docs/web.md), answers it from then
+    /// on.
     pub fn new(
         now: impl Fn() -> Duration + Send + Sync + 'static,
         print: impl Fn(&str) + Send + Sync + 'static,
         input: Option<ReadLines>,
+        on_started: Option<Started>,
         seed: u64,
     ) -> WorkerEngine {
         // The adapter's wake comes, on a host without threads, before the call that ran the
@@ -124,6 +148,8 @@ impl WorkerEngine {
             remote: OnceLock::new(),
             pending: Mutex::new(VecDeque::new()),
             woke,
+            on_started,
+            started: AtomicBool::new(false),
         });
         let host = WebHost {
             now: Box::new(now),
@@ -169,6 +195,7 @@ impl WorkerEngine {
     fn run_pending(&mut self) -> bool {
         while !self.quit {
             let Some(line) = self.shared.pop() else { break };
+            self.shared.started.store(false, Relaxed);
             let go_on = self.uci.handle(&line);
             self.after_work();
             if !go_on {
@@ -273,6 +300,7 @@ mod tests {
                 let _ = tx.lock().unwrap().send(l.to_string());
             },
             Some(read),
+            None,
             1,
         );
         (e, rx)
@@ -312,6 +340,47 @@ mod tests {
             out[fen],
             "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
+    }
+
+    /// The page hears that a line started work after the line's refusals, and only then.
+    #[test]
+    fn started_is_told_once_work_runs_after_the_refusals() {
+        let (tx, rx) = mpsc::channel();
+        let (out, start) = (Mutex::new(tx.clone()), Mutex::new(tx));
+        let mut e = WorkerEngine::new(
+            Duration::default,
+            move |l| {
+                let _ = out.lock().unwrap().send(l.to_string());
+            },
+            None,
+            Some(Box::new(move || {
+                let _ = start.lock().unwrap().send("<started>".to_string());
+            })),
+            1,
+        );
+        e.command("bench 0\nisready");
+        let refused = lines(&rx);
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(refused[0].starts_with("info string error: "), "{refused:?}");
+        e.command("go perft abc\ngo perft 2");
+        let perft = lines(&rx);
+        let at = perft.iter().position(|l| l == "<started>").unwrap();
+        assert!(
+            at > 0
+                && perft[..at]
+                    .iter()
+                    .all(|l| l.starts_with("info string error")),
+            "{perft:?}"
+        );
+        assert_eq!(perft.iter().filter(|l| *l == "<started>").count(), 1);
+        e.command("position startpos\ngo depth 3");
+        let search = lines(&rx);
+        assert_eq!(
+            search.iter().filter(|l| *l == "<started>").count(),
+            1,
+            "{search:?}"
+        );
+        assert!(search.last().unwrap().starts_with("bestmove"));
     }
 
     #[test]
