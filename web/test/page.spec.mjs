@@ -537,8 +537,11 @@ async function waitForLines(n, minDepth = 1, timeout = 30_000) {
   const t0 = Date.now();
   for (;;) {
     const lines = await shownLines();
-    const depth = lines.length ? Number(/d(\d+)/.exec(lines[0].meta)?.[1] ?? 0) : 0;
-    if (lines.length === n && depth >= minDepth) return lines;
+    // one iteration's lines: while an iteration is being reported, its first lines stand
+    // beside the last iteration's others, and two of them may begin with the same move
+    const depths = lines.map(l => Number(/d(\d+)/.exec(l.meta)?.[1] ?? 0));
+    const depth = depths.length ? depths[0] : 0;
+    if (lines.length === n && depth >= minDepth && depths.every(d => d === depth)) return lines;
     if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${n} lines of depth ${minDepth}: ${JSON.stringify(lines)}`);
     await page.waitForTimeout(100);
   }
