@@ -420,18 +420,7 @@ pub fn parse_go(args: &[&str], session: &dyn Session) -> (Limits, Vec<String>) {
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let takes_value = matches!(
-            key,
-            "wtime"
-                | "btime"
-                | "winc"
-                | "binc"
-                | "movestogo"
-                | "movetime"
-                | "depth"
-                | "nodes"
-                | "mate"
-        );
+        let takes_value = GO_VALUE_KEYWORDS.contains(&key);
         if !takes_value {
             match key {
                 "infinite" => l.infinite = true,
@@ -511,22 +500,21 @@ pub fn variant_line(info: &VariantInfo) -> Option<String> {
     })
 }
 
+/// The `go` parameters followed by a number.
+const GO_VALUE_KEYWORDS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+];
+
 fn is_go_keyword(t: &str) -> bool {
-    matches!(
-        t,
-        "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "movestogo"
-            | "movetime"
-            | "depth"
-            | "nodes"
-            | "mate"
-            | "infinite"
-            | "ponder"
-            | "perft"
-    )
+    GO_VALUE_KEYWORDS.contains(&t) || matches!(t, "infinite" | "ponder" | "perft")
 }
 
 #[cfg(test)]
