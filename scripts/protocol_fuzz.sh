@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the protocol fuzzer (tests/protocol_fuzz.rs) for as long as you like.
+# Runs the protocol fuzzer (tests/program/protocol_fuzz.rs) for as long as you like.
 #
 #   scripts/protocol_fuzz.sh [SECONDS] [SEED]
 #
@@ -14,4 +14,4 @@ seed="${2:-${FUZZ_SEED:-$(date +%s)}}"
 echo "protocol fuzz: seed $seed, up to $seconds s" >&2
 FUZZ_SEED="$seed" FUZZ_SECONDS="$seconds" FUZZ_LINES="${FUZZ_LINES:-18446744073709551615}" \
     CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-1}" \
-    cargo test --release --test protocol_fuzz -- --nocapture
+    cargo test --release --test program protocol_fuzz -- --nocapture

@@ -4,7 +4,7 @@
 # and the engine's own final position (VARIANT.fen): the moves XBoard exchanged with the first
 # engine, taken from XBoard's debug log in the engine's notation, played again in a fresh
 # engine, whose `d` prints its FEN. The PGN reader must read each game to that position
-# (crates/core/tests/pgn.rs); these are the files in crates/core/tests/data/pgn/xboard/.
+# (crates/core/tests/suite/pgn.rs); these are the files in crates/core/tests/data/pgn/xboard/.
 #
 # Usage: scripts/xboard_pgns.sh OUT_DIR [ENGINE_BINARY]
 #   ENGINE_BINARY defaults to target/release/cannonade (built if missing).

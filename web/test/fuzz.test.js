@@ -1,6 +1,6 @@
 'use strict';
 // No input kills the browser build, and bad input gets the native engine's answer: the kinds
-// of bad input the protocol fuzzer (tests/protocol_fuzz.rs) sends (junk lines, huge lines,
+// of bad input the protocol fuzzer (tests/program/protocol_fuzz.rs) sends (junk lines, huge lines,
 // wild numbers, mutated FENs and moves, bad options and go parameters) go, seeded, to the
 // browser build and to the native program, line by line; after each, both are asked
 // `isready`, and everything they wrote must be the same. FUZZ_SEED and FUZZ_LINES change the

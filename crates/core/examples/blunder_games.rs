@@ -1,4 +1,4 @@
-//! Writes the test games of `tests/analyse.rs` (tests/data/analyse/VARIANT.pgn): for a variant,
+//! Writes the test games of `tests/program/analyse.rs` (tests/data/analyse/VARIANT.pgn): for a variant,
 //! two short games of steady play (a depth-3 search each move) in which one side throws the
 //! game on purpose at one move, playing the legal move after which the opponent's depth-5
 //! search scores best, and the game goes on a few moves so the blunder is punished. The throw
@@ -13,7 +13,7 @@ use cannonade_core::games::Notation;
 use cannonade_core::search::{Limits, Score, SearchControl, SearchOptions, TranspositionTable};
 
 const DEPTH: u32 = 3;
-/// The depth of the searches that judge the thrown move: the depth `tests/analyse.rs` analyses
+/// The depth of the searches that judge the thrown move: the depth `tests/program/analyse.rs` analyses
 /// at, so the throw is a loss by the analysis's own measure.
 const THROW_DEPTH: u32 = 5;
 /// Plies after the blunder, so the punishment is in the game.

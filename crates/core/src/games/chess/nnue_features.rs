@@ -409,7 +409,7 @@ mod tests {
 
     #[test]
     fn the_two_perspectives_differ_in_a_lopsided_position() {
-        // The colour-exchange property over random games is in crates/core/tests/chess_properties.rs.
+        // The colour-exchange property over random games is in crates/core/tests/suite/chess_properties.rs.
         let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1";
         assert_ne!(features(fen, Color::White), features(fen, Color::Black));
     }

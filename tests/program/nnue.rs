@@ -3,7 +3,7 @@
 //! in its format), trained into a net file that loads for chess and only for chess, the same
 //! bytes from the same seed.
 
-mod tool_support;
+use crate::tool_support;
 
 use cannonade_core::engine::registry;
 use cannonade_core::games::chess::nnue_features::CHESS_FEATURES;

@@ -6,12 +6,10 @@
 //! l6 (S), its load square l1; black's track is b3-b6, storage a6 (p), a5 (w), a4 (f), a3 (s),
 //! load square a8. The chess board is c..j.
 
-mod chess_family_support;
-
-mod hosts;
+use crate::chess_family_support::*;
+use crate::hosts;
 use cannonade_core::games::chess::{ChessMoves, ChesstoniaChess};
 use cannonade_core::games::{Game, Outcome};
-use chess_family_support::*;
 use proptest::prelude::*;
 
 /// A FEN from a diagram of 8 rows of 12 squares (spaces ignored) and the remaining fields.

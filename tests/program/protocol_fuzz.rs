@@ -16,7 +16,7 @@
 //! session, shows the last commands, and writes the whole session to a file in the temporary
 //! directory.
 
-mod protocol_support;
+use crate::protocol_support;
 
 use protocol_support::{fen_in, Engine, ANSWER};
 use std::collections::BTreeMap;

@@ -1,9 +1,9 @@
 //! UCI through the real binary, for what only the program shows: the protocol chosen by the
 //! first command, output leaving line by line while the engine runs, `quit` ending the
 //! process, the end of input, and `bench` giving the same count in UCI as on the command
-//! line. The protocol's logic is tested in-process (crates/core/tests/protocols).
+//! line. The protocol's logic is tested in-process (crates/core/tests/suite/protocols).
 
-mod protocol_support;
+use crate::protocol_support;
 
 use protocol_support::{Engine, ANSWER};
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! positions, and of orthodox chess on the Gustavian board against Fairy-Stockfish's numbers
 //! (the rules file cannonrider.md), which tests the board code with holes.
 
-mod hosts;
+use crate::hosts;
 use cannonade_core::games::chess::{Chess, ChessPosition, GUSTAVIAN_CHESS_START};
 use cannonade_core::games::perft::{divide, perft};
 use cannonade_core::games::Game;

@@ -2,9 +2,9 @@
 //! input (the process must leave, giving the answers owed) and the memory the process holds
 //! (tables the machine cannot give, tables never held twice). The other examples (huge
 //! clocks, lost moves, blocking jobs, unhelpful answers, impossible positions) test the
-//! protocols' logic and run in-process (crates/core/tests/protocols).
+//! protocols' logic and run in-process (crates/core/tests/suite/protocols).
 
-mod protocol_support;
+use crate::protocol_support;
 
 use protocol_support::{Engine, ANSWER};
 

@@ -9,7 +9,7 @@ use cannonade_core::search::{
 use proptest::prelude::*;
 use std::sync::Arc;
 
-mod hosts;
+use crate::hosts;
 
 fn start() -> Chess {
     cannonade_core::engine::registry::new_game::<Chess>("chess").unwrap()

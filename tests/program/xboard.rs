@@ -1,9 +1,9 @@
 //! XBoard (CECP v2) through the real binary, for what only the program shows: `xboard` as the
 //! first command choosing the protocol, and `quit` ending the process. The protocol's logic
-//! is tested in-process (crates/core/tests/protocols); the end of input in
-//! tests/protocol_hardening.rs.
+//! is tested in-process (crates/core/tests/suite/protocols); the end of input in
+//! tests/program/protocol_hardening.rs.
 
-mod protocol_support;
+use crate::protocol_support;
 
 use protocol_support::{Engine, ANSWER};
 

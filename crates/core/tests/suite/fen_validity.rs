@@ -2,7 +2,7 @@
 //! that breaks only that condition, refused by the game's FEN reader with a message that names
 //! the condition; and the positions just inside each condition accepted. Chess, Cannon Shogi
 //! and Cannon have no such section: their readers' refusals are tested with the games
-//! (crates/core/tests/chess_rules.rs, crates/core/tests/cannonshogi.rs, crates/core/src/games/cannon/tests.rs), and here only the
+//! (crates/core/tests/suite/chess_rules.rs, crates/core/tests/suite/cannonshogi.rs, crates/core/src/games/cannon/tests.rs), and here only the
 //! conditions every game with kings shares.
 
 use cannonade_core::engine::registry;

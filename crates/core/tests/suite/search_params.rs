@@ -2,7 +2,7 @@
 //! and the protocols set them: a parameter set as an option changes what the search does, its
 //! default given explicitly changes nothing, and a value out of range is refused.
 
-mod hosts;
+use crate::hosts;
 use cannonade_core::engine::registry;
 use cannonade_core::engine::EngineState;
 use cannonade_core::games::Notation;
@@ -102,7 +102,7 @@ fn a_value_out_of_range_is_refused_and_leaves_the_value() {
 
 #[test]
 fn the_docs_list_every_parameter_as_declared() {
-    let doc = include_str!("../../../docs/search.md");
+    let doc = include_str!("../../../../docs/search.md");
     let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
     for p in PARAMS {
         let want = format!(

@@ -1,6 +1,6 @@
 //! The command line, driven through the real binary: output formats and refusals.
 
-mod tool_support;
+use crate::tool_support;
 
 use std::process::Output;
 use tool_support::{cannonade as run, text};

@@ -1,14 +1,14 @@
 //! The test suites (suites/VARIANT.epd) and `cannonade epd` run as a user runs it.
 //!
-//! Every answer in the suites is checked against a brute-force resolver (tests/epd_support):
+//! Every answer in the suites is checked against a brute-force resolver (tests/program/epd_support):
 //! a `dm N` position has a forced win in N moves and none in fewer, and its `bm` moves are
 //! exactly the moves that win that fast; an `am` position's avoid-moves are exactly the moves
 //! after which the opponent forces a win within two moves, and some move escapes that. Then
 //! the command must solve every suite at a small depth, report misses and bad lines as such,
 //! and refuse bad arguments.
 
-mod epd_support;
-mod tool_support;
+use crate::epd_support;
+use crate::tool_support;
 
 use cannonade_core::engine::registry::{self, VariantInfo};
 use cannonade_tools::epd::problem::{read_problem, Problem};

@@ -1,11 +1,9 @@
 //! Gustavian Cannonrider Chess (rules: /work/shared/rules/cannonrider.md). Every expected
 //! value below is counted by hand from the diagram in the comment, not taken from the engine.
 
-mod chess_family_support;
-
+use crate::chess_family_support::*;
 use cannonade_core::games::chess::{CannonriderChess, GustavianChess};
 use cannonade_core::games::Game;
-use chess_family_support::*;
 
 fn cannonrider(fen: &str) -> CannonriderChess {
     cannonade_core::engine::registry::new_game::<CannonriderChess>("cannonrider")

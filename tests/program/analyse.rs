@@ -2,7 +2,7 @@
 //! purpose (tests/data/analyse, written by examples/blunder_games.rs), on the PGN forms other
 //! programs save, on files with broken games among good ones, and with bad arguments.
 
-mod tool_support;
+use crate::tool_support;
 
 use cannonade_core::engine::registry;
 use cannonade_core::pgn::{movetext_tokens, read_games, PgnGame};

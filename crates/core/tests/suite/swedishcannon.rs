@@ -1,12 +1,10 @@
 //! Swedish Cannon Chess (rules: /work/shared/rules/swedishcannon.md). Every expected value
 //! below is counted by hand from the diagram in the comment, not taken from the engine.
 
-mod chess_family_support;
-
+use crate::chess_family_support::*;
 use cannonade_core::board::Color;
 use cannonade_core::games::chess::SwedishCannonChess;
 use cannonade_core::games::Game;
-use chess_family_support::*;
 
 fn swedish(fen: &str) -> SwedishCannonChess {
     cannonade_core::engine::registry::new_game::<SwedishCannonChess>("swedishcannon")

@@ -3,7 +3,7 @@
 //!
 //! Expected move lists were worked out from the rules file by hand (and agree with pyffish).
 
-mod hosts;
+use crate::hosts;
 use cannonade_core::games::perft::perft;
 use cannonade_core::games::shogi::CannonShogi;
 use cannonade_core::games::shogi::ShogiMoves;
