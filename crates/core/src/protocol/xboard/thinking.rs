@@ -335,11 +335,17 @@ impl XBoard {
                 return self.say(&format!("stat01: 0 0 0 {total} {total}"));
             };
             let best = info.and_then(|i| i.pv.first().cloned());
+            // A finished line of depth d means iteration d + 1 is under way, even when the
+            // search thread has not yet stored that depth (it reports the line first); an
+            // upper bound is a line of the iteration still running.
+            let depth = info.map_or(now.depth, |i| {
+                now.depth.max(i.depth + u32::from(i.bound.is_none()))
+            });
             self.say(&format!(
                 "stat01: {} {} {} {} {} {}",
                 now.elapsed.as_millis() / 10,
                 now.nodes.max(info.map_or(0, |i| i.nodes)),
-                now.depth,
+                depth,
                 0,
                 total,
                 best.unwrap_or_default()
