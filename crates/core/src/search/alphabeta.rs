@@ -529,7 +529,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if let Some(b) = main.budget {
             // A forced move needs no thought; and an iteration started late in the soft budget
-            // (`TimeShare`, 60% by default) would rarely finish in time.
+            // (`TimeShare`, 90% by default) would rarely finish in time.
             if self.root_moves.len() == 1 && depth >= 2 {
                 return true;
             }

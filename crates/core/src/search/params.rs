@@ -110,7 +110,7 @@ search_params! {
     HistoryBonusQuad history_bonus_quad: 16, 4..=48, 2; "history bonus: per depth squared";
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
-    TimeShare time_share: 60, 30..=120, 5; "time: percent of the soft budget after which no new iteration starts (before stability and a falling score scale it)";
+    TimeShare time_share: 90, 30..=120, 5; "time: percent of the soft budget after which no new iteration starts (before stability and a falling score scale it)";
 }
 
 /// The parameter called `name` (case-insensitive, as options are): its index into [`PARAMS`].
