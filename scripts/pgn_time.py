@@ -54,7 +54,9 @@ def main(paths):
         moves_tc, base, inc = clock(t.get("TimeControl", "0"))
         body = chunk[chunk.rfind("]") + 1:]
         infos = [MOVE_INFO.search(c) for c in COMMENT.findall(body)]
-        black_first = t.get("FEN", " w ").split()[1] == "b"
+        # Without a FEN tag the game starts from the start position, White to move.
+        fen = t.get("FEN", "").split()
+        black_first = len(fen) > 1 and fen[1] == "b"
         players = [t["Black"], t["White"]] if black_first else [t["White"], t["Black"]]
         spent = {p: [] for p in players}
         for i, info in enumerate(infos):
@@ -76,9 +78,9 @@ def main(paths):
                     left += base
             s["left"].append(left)
         term = t.get("Termination", "")
-        if "time" in term.lower():
-            loser = t["White"] if t.get("Result") == "0-1" else t["Black"]
-            per[loser]["forfeits"] += 1
+        losers = {"1-0": t["Black"], "0-1": t["White"]}
+        if "time" in term.lower() and t.get("Result") in losers:
+            per[losers[t["Result"]]]["forfeits"] += 1
     for p, s in per.items():
         if not s["t"]:
             continue
