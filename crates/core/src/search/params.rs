@@ -111,6 +111,7 @@ search_params! {
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
     TimeShare time_share: 90, 30..=120, 5; "time: percent of the soft budget after which no new iteration starts (before stability and a falling score scale it)";
+    TimeMovesLeft time_moves_left: 30, 10..=50, 2; "time: moves a game is guessed still to last when the GUI sends no moves to go (sudden death, increments)";
 }
 
 /// The parameter called `name` (case-insensitive, as options are): its index into [`PARAMS`].

@@ -186,7 +186,8 @@ pub fn search<G: Game>(
     order_root(pos, &mut root, tt);
     tt.new_search();
     let threads = opts.threads.max(1);
-    let budget = time::budget(limits, opts.move_overhead);
+    let moves_left = u32::try_from(opts.params.time_moves_left).unwrap_or(1);
+    let budget = time::budget(limits, opts.move_overhead, moves_left);
     let common = Arc::new(Common {
         pos: pos.clone(),
         root: root.to_vec(),

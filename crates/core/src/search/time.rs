@@ -17,17 +17,17 @@ pub struct TimeBudget {
     pub fixed: bool,
 }
 
-/// Moves still to play when the time control is sudden death: a guess that spends more per move
-/// early and keeps a reserve.
-const SUDDEN_DEATH_MOVES: u32 = 30;
-
-/// The budgets for `limits`, or `None` when the search is not timed.
+/// The budgets for `limits`, or `None` when the search is not timed. `moves_left` is the guess
+/// of moves still to play when the GUI sends no moves to go (sudden death, with or without an
+/// increment): the search parameter `TimeMovesLeft`, which a game whose games are short tunes
+/// lower (`tuned_search` in the registry). A constant guess spends a fixed share of what is left
+/// on each move: more early, a reserve kept for the end.
 ///
 /// The overhead is charged to every move still to play, not once: each move costs its thinking
 /// time plus the delays outside the engine. So when the clock runs low the engine thinks less
 /// than its increment and the clock recovers, instead of living on the increment with nothing in
 /// reserve for a slow moment of the machine.
-pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
+pub fn budget(limits: &Limits, overhead: Duration, moves_left: u32) -> Option<TimeBudget> {
     let limits = &limits.sanitized();
     let overhead = overhead.min(super::limits::MAX_TIME);
     let min = Duration::from_millis(1);
@@ -40,10 +40,7 @@ pub fn budget(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
         });
     }
     let time = limits.time?;
-    let mtg = limits
-        .moves_to_go
-        .unwrap_or(SUDDEN_DEATH_MOVES)
-        .clamp(1, 50);
+    let mtg = limits.moves_to_go.unwrap_or(moves_left).clamp(1, 50);
     // Everything we may spend until the time control, delays of every move deducted.
     // Saturating throughout: a GUI may send any number (see `Limits::sanitized`).
     let total = time
@@ -74,12 +71,12 @@ mod tests {
 
     #[test]
     fn untimed_searches_have_no_budget() {
-        assert_eq!(budget(&Limits::default(), ms(10)), None);
+        assert_eq!(budget(&Limits::default(), ms(10), 30), None);
         let depth = Limits {
             depth: Some(5),
             ..Limits::default()
         };
-        assert_eq!(budget(&depth, ms(10)), None);
+        assert_eq!(budget(&depth, ms(10), 30), None);
     }
 
     #[test]
@@ -88,7 +85,7 @@ mod tests {
             move_time: Some(ms(1000)),
             ..Limits::default()
         };
-        assert_eq!(budget(&l, ms(30)).unwrap().hard, ms(970));
+        assert_eq!(budget(&l, ms(30), 30).unwrap().hard, ms(970));
     }
 
     #[test]
@@ -102,7 +99,7 @@ mod tests {
                         moves_to_go: mtg,
                         ..Limits::default()
                     };
-                    let b = budget(&l, ms(10)).unwrap();
+                    let b = budget(&l, ms(10), 30).unwrap();
                     assert!(b.soft <= b.hard, "{l:?} {b:?}");
                     let room = ms(time).saturating_sub(ms(10)).max(ms(1));
                     assert!(b.hard <= room, "{l:?} {b:?}");
@@ -121,13 +118,13 @@ mod tests {
             inc: ms(10),
             ..Limits::default()
         };
-        assert!(budget(&l, ms(30)).unwrap().soft < ms(10));
+        assert!(budget(&l, ms(30), 30).unwrap().soft < ms(10));
         let l = Limits {
             time: Some(ms(60_000)),
             inc: ms(1000),
             ..Limits::default()
         };
-        let b = budget(&l, ms(30)).unwrap();
+        let b = budget(&l, ms(30), 30).unwrap();
         assert!(b.soft > ms(2000) && b.soft < ms(4000), "{b:?}");
     }
 
@@ -139,20 +136,46 @@ mod tests {
             moves_to_go: Some(u32::MAX),
             ..Limits::default()
         };
-        let b = budget(&l, Duration::MAX).unwrap();
+        let b = budget(&l, Duration::MAX, 30).unwrap();
         assert!(b.soft >= ms(1) && b.soft <= b.hard);
         let l = Limits {
             time: Some(Duration::MAX),
             inc: Duration::MAX,
             ..Limits::default()
         };
-        let b = budget(&l, ms(10)).unwrap();
+        let b = budget(&l, ms(10), 30).unwrap();
         assert!(b.soft > Duration::from_secs(3600), "{b:?}");
         let l = Limits {
             move_time: Some(Duration::MAX),
             ..Limits::default()
         };
-        assert!(budget(&l, ms(10)).is_some());
+        assert!(budget(&l, ms(10), 30).is_some());
+    }
+
+    #[test]
+    fn a_shorter_guess_spends_more_until_the_gui_says_moves_to_go() {
+        let sudden = Limits {
+            time: Some(ms(10_000)),
+            inc: ms(100),
+            ..Limits::default()
+        };
+        let short = budget(&sudden, ms(30), 20).unwrap();
+        let long = budget(&sudden, ms(30), 30).unwrap();
+        assert!(
+            short.soft > long.soft && short.hard > long.hard,
+            "{short:?} {long:?}"
+        );
+        // The GUI's moves to go is not a guess: it decides, whatever the game's.
+        let told = Limits {
+            moves_to_go: Some(40),
+            ..sudden.clone()
+        };
+        assert_eq!(budget(&told, ms(30), 20), budget(&told, ms(30), 30));
+        // Whatever the guess, the budgets stay inside the clock.
+        for guess in [0, 1, 10, 50, u32::MAX] {
+            let b = budget(&sudden, ms(30), guess).unwrap();
+            assert!(b.soft <= b.hard && b.hard <= ms(9_970), "{guess} {b:?}");
+        }
     }
 
     #[test]
@@ -164,6 +187,7 @@ mod tests {
                     ..Limits::default()
                 },
                 ms(10),
+                30,
             )
             .unwrap()
             .soft
