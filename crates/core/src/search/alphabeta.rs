@@ -283,13 +283,21 @@ impl<'a, G: Game> Worker<'a, G> {
     /// found in positions with the same skeleton `skeleton` (the position's
     /// `Game::structure_key`; see `correction.rs`).
     #[inline]
-    fn corrected(&self, raw: i32, skeleton: Option<u64>) -> i32 {
-        let Some(key) = skeleton else {
+    fn corrected(&self, raw: i32, skeleton: Option<u64>, pair: Option<u32>) -> i32 {
+        if skeleton.is_none() && pair.is_none() {
             return raw;
-        };
+        }
         let t = self.tables.as_ref().expect("a worker has its tables");
-        let c = t.correction.get(self.pos.side_to_move(), key);
+        let c = t.correction.get(self.pos.side_to_move(), skeleton, pair);
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The correction history's key of the last two moves before `ply`, when both were real
+    /// moves of this line (set by the main search: quiescence moves leave no frame).
+    #[inline]
+    fn move_pair(&self, ply: usize) -> Option<u32> {
+        let [last, before] = self.prev_piece_tos(ply);
+        (last != PieceTo::NONE && before != PieceTo::NONE).then(|| last.pair_key(before))
     }
 
     /// Plays `m` from `ply`, noting for the net what it changed.
@@ -648,7 +656,7 @@ impl<'a, G: Game> Worker<'a, G> {
             -INFINITE
         } else {
             let raw = self.static_eval(0);
-            self.corrected(raw, self.pos.structure_key())
+            self.corrected(raw, self.pos.structure_key(), None)
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -792,12 +800,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut raw_eval = -INFINITE;
         let mut static_value = -INFINITE;
         let mut skeleton = None;
+        let pair = self.move_pair(ply);
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
             raw_eval = self.static_eval(ply);
             skeleton = self.pos.structure_key();
-            static_value = self.corrected(raw_eval, skeleton);
+            static_value = self.corrected(raw_eval, skeleton, pair);
             let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
             match tte {
@@ -1117,16 +1126,17 @@ impl<'a, G: Game> Worker<'a, G> {
         // What the search found says how wrong the static value was, when the value is on the
         // side of it that a bound can tell (a fail high above it, a fail low below it) and the
         // best move is quiet (a won capture says nothing about the structure).
-        if let Some(skeleton) = skeleton.filter(|_| {
-            raw_eval != -INFINITE
-                && best.abs() < MATE_BOUND
-                && (best_move.is_none() || !self.pos.is_tactical(best_move))
-                && !(bound == Bound::Lower && best <= static_value)
-                && !(bound == Bound::Upper && best >= static_value)
-        }) {
+        if (skeleton.is_some() || pair.is_some())
+            && raw_eval != -INFINITE
+            && best.abs() < MATE_BOUND
+            && (best_move.is_none() || !self.pos.is_tactical(best_move))
+            && !(bound == Bound::Lower && best <= static_value)
+            && !(bound == Bound::Upper && best >= static_value)
+        {
             let side = self.pos.side_to_move();
             let t = self.tables.as_mut().expect("a worker has its tables");
-            t.correction.update(side, skeleton, best - raw_eval, depth);
+            t.correction
+                .update(side, skeleton, pair, best - raw_eval, depth);
         }
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
@@ -1213,7 +1223,9 @@ impl<'a, G: Game> Worker<'a, G> {
             stand_pat = -INFINITE;
         } else {
             let raw = self.static_eval(ply);
-            stand_pat = self.corrected(raw, self.pos.structure_key());
+            // The frames name the moves into this node only at the first quiescence ply.
+            let pair = if qply == 0 { self.move_pair(ply) } else { None };
+            stand_pat = self.corrected(raw, self.pos.structure_key(), pair);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -81,6 +81,13 @@ impl PieceTo {
     fn index(self) -> usize {
         usize::from(self.0)
     }
+
+    /// A 16-bit key of this move and the one before it (`earlier`), spread by a multiplicative
+    /// hash: the correction history's key of the position the two moves leave.
+    #[inline]
+    pub fn pair_key(self, earlier: PieceTo) -> u32 {
+        ((u32::from(self.0) << 16) | u32::from(earlier.0)).wrapping_mul(0x9E37_79B1) >> 16
+    }
 }
 
 const PIECE_TO: usize = PIECE_KINDS * SQUARES;
