@@ -281,7 +281,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// `raw`, a static value of the current position, corrected by what earlier searches
     /// found in positions with the same skeleton `skeleton` (the position's
-    /// `Game::structure_key`; see `correction.rs`).
+    /// `Game::structure_key`) and after the same last two moves `pair` (see `correction.rs`).
     #[inline]
     fn corrected(&self, raw: i32, skeleton: Option<u64>, pair: Option<u32>) -> i32 {
         if skeleton.is_none() && pair.is_none() {
@@ -800,12 +800,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut raw_eval = -INFINITE;
         let mut static_value = -INFINITE;
         let mut skeleton = None;
-        let pair = self.move_pair(ply);
+        let mut pair = None;
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
             raw_eval = self.static_eval(ply);
             skeleton = self.pos.structure_key();
+            pair = self.move_pair(ply);
             static_value = self.corrected(raw_eval, skeleton, pair);
             let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
