@@ -30,6 +30,8 @@ const STOP_EVERY: u64 = 64;
 const MAX_QUIESCENCE: usize = 24;
 /// Quiet check evasions tried in quiescence once one move has escaped mate.
 const MAX_QUIET_EVASIONS: usize = 2;
+/// Double extensions allowed on one line (Stockfish's bound).
+const MAX_DOUBLE_EXTENSIONS: u8 = 10;
 
 /// Nodes between two looks at the limits (a power of two): `CHECK_EVERY`, or under a node
 /// limit about an eighth of each thread's share of it, so the limit is overshot by little.
@@ -59,6 +61,9 @@ struct Frame {
     piece_to: PieceTo,
     /// The move a singular-extension search leaves out at this ply.
     excluded: Move,
+    /// Double extensions on the line from the root to this ply: each adds a ply, and without a
+    /// bound a line of them would never reach the horizon.
+    double_extensions: u8,
 }
 
 impl Default for Frame {
@@ -67,6 +72,7 @@ impl Default for Frame {
             eval: -INFINITE,
             piece_to: PieceTo::NONE,
             excluded: Move::NONE,
+            double_extensions: 0,
         }
     }
 }
@@ -769,6 +775,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let excluded = self.frames[ply].excluded;
         self.frames[ply + 1].excluded = Move::NONE;
+        self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
         // The grandchildren start with fresh killers; the children keep their cousins'.
         self.killers[ply + 2] = [Move::NONE; 2];
 
@@ -986,7 +993,17 @@ impl<'a, G: Game> Worker<'a, G> {
                             return 0;
                         }
                         if s < s_beta {
-                            ext = 1;
+                            // Far below: the table move is the only move, searched two plies
+                            // deeper (Stockfish's double extension; not at PV nodes, whose
+                            // full window already searches it exactly).
+                            ext = if !pv
+                                && s < s_beta - p.double_extension_margin
+                                && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
+                            {
+                                2
+                            } else {
+                                1
+                            };
                         } else if s_beta >= beta {
                             return s_beta;
                         } else if tt_score >= beta {
@@ -1036,6 +1053,8 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let piece_to = PieceTo::new(&self.pos, m);
             self.frames[ply].piece_to = piece_to;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + u8::from(ext >= 2);
             self.make(m, ply);
             let gives_check = self.pos.in_check();
             if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
