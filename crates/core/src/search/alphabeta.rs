@@ -994,8 +994,8 @@ impl<'a, G: Game> Worker<'a, G> {
                         }
                         if s < s_beta {
                             // Far below: the table move is the only move, searched two plies
-                            // deeper (Stockfish's double extension; not at PV nodes, whose
-                            // full window already searches it exactly).
+                            // deeper (Stockfish's double extension, which it too keeps off PV
+                            // nodes; `MAX_DOUBLE_EXTENSIONS` bounds a line of them).
                             ext = if !pv
                                 && s < s_beta - p.double_extension_margin
                                 && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
