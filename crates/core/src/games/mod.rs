@@ -255,6 +255,14 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         None
     }
 
+    /// A key per colour of where that side's pieces other than pawns stand (`[white, black]`),
+    /// for the same correction: an evaluation that misjudges a placement of pieces (a knight
+    /// out of play, a rook on a closed file) misjudges it whatever the pawns do. `None` (the
+    /// default) where the game does not give one.
+    fn piece_keys(&self) -> Option<[u64; 2]> {
+        None
+    }
+
     fn in_check(&self) -> bool;
 
     /// Whether the legal move `m` may give check: `false` only where it certainly does not, so

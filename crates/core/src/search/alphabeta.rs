@@ -3,6 +3,7 @@
 //! and reductions). Every game rule comes from the `Game` trait, every margin and reduction
 //! constant from the search's `SearchParams` (`params.rs`).
 
+use super::correction::CorrectionKeys;
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::nnue_stack::NnueStack;
@@ -286,16 +287,30 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// `raw`, a static value of the current position, corrected by what earlier searches
-    /// found in positions with the same skeleton `skeleton` (the position's
-    /// `Game::structure_key`) and after the same last two moves `pair` (see `correction.rs`).
+    /// found in positions with the same keys (see `correction.rs`).
     #[inline]
-    fn corrected(&self, raw: i32, skeleton: Option<u64>, pair: Option<u32>) -> i32 {
-        if skeleton.is_none() && pair.is_none() {
+    fn corrected(&self, raw: i32, keys: &CorrectionKeys) -> i32 {
+        if keys.is_empty() {
             return raw;
         }
         let t = self.tables.as_ref().expect("a worker has its tables");
-        let c = t.correction.get(self.pos.side_to_move(), skeleton, pair);
+        let c = t.correction.get(self.pos.side_to_move(), keys);
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The correction keys of the current position at `ply`; `last_moves`: whether the last
+    /// two moves count (not in quiescence below its first ply, where they leave no frame).
+    #[inline]
+    fn correction_keys(&self, ply: usize, last_moves: bool) -> CorrectionKeys {
+        CorrectionKeys {
+            skeleton: self.pos.structure_key(),
+            pair: if last_moves {
+                self.move_pair(ply)
+            } else {
+                None
+            },
+            pieces: self.pos.piece_keys(),
+        }
     }
 
     /// The correction history's key of the last two moves before `ply`, when both were real
@@ -662,7 +677,8 @@ impl<'a, G: Game> Worker<'a, G> {
             -INFINITE
         } else {
             let raw = self.static_eval(0);
-            self.corrected(raw, self.pos.structure_key(), None)
+            let keys = self.correction_keys(0, false);
+            self.corrected(raw, &keys)
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -806,15 +822,13 @@ impl<'a, G: Game> Worker<'a, G> {
         // corrected one.
         let mut raw_eval = -INFINITE;
         let mut static_value = -INFINITE;
-        let mut skeleton = None;
-        let mut pair = None;
+        let mut ckeys = CorrectionKeys::default();
         let eval = if in_check {
             -INFINITE
         } else if excluded.is_none() {
             raw_eval = self.static_eval(ply);
-            skeleton = self.pos.structure_key();
-            pair = self.move_pair(ply);
-            static_value = self.corrected(raw_eval, skeleton, pair);
+            ckeys = self.correction_keys(ply, true);
+            static_value = self.corrected(raw_eval, &ckeys);
             let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
             match tte {
@@ -1146,7 +1160,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // What the search found says how wrong the static value was, when the value is on the
         // side of it that a bound can tell (a fail high above it, a fail low below it) and the
         // best move is quiet (a won capture says nothing about the structure).
-        if (skeleton.is_some() || pair.is_some())
+        if !ckeys.is_empty()
             && raw_eval != -INFINITE
             && best.abs() < MATE_BOUND
             && (best_move.is_none() || !self.pos.is_tactical(best_move))
@@ -1155,8 +1169,7 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             let side = self.pos.side_to_move();
             let t = self.tables.as_mut().expect("a worker has its tables");
-            t.correction
-                .update(side, skeleton, pair, best - raw_eval, depth);
+            t.correction.update(side, &ckeys, best - raw_eval, depth);
         }
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
@@ -1244,8 +1257,8 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             let raw = self.static_eval(ply);
             // The frames name the moves into this node only at the first quiescence ply.
-            let pair = if qply == 0 { self.move_pair(ply) } else { None };
-            stand_pat = self.corrected(raw, self.pos.structure_key(), pair);
+            let keys = self.correction_keys(ply, qply == 0);
+            stand_pat = self.corrected(raw, &keys);
             if stand_pat >= beta {
                 return stand_pat;
             }

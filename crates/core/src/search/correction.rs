@@ -19,6 +19,8 @@ use crate::board::Color;
 const ENTRIES: usize = 1 << 14;
 /// Entries per side to move of the table keyed by the last two moves (a power of two).
 const PAIR_ENTRIES: usize = 1 << 16;
+/// Entries per side to move and colour of the pieces keyed (a power of two).
+const PIECE_ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times `GRAIN`, so that small weights still move them.
 const GRAIN: i32 = 64;
 /// No correction beyond this many centipawns: a structure's entry corrects, it must not
@@ -27,12 +29,34 @@ const MAX_CORRECTION: i32 = 200;
 /// The largest weight of one update, out of 256.
 const MAX_WEIGHT: i32 = 32;
 
+/// What a position is corrected by: each key it has picks one entry of its table.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct CorrectionKeys {
+    /// The skeleton (`Game::structure_key`: the pawns of each side).
+    pub skeleton: Option<u64>,
+    /// The last two moves of the line (`pair`, see `alphabeta.rs`).
+    pub pair: Option<u32>,
+    /// Where each side's other pieces stand (`Game::piece_keys`, white's then black's).
+    pub pieces: Option<[u64; 2]>,
+}
+
+impl CorrectionKeys {
+    /// Whether the position has no key at all (then nothing corrects it).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.skeleton.is_none() && self.pair.is_none() && self.pieces.is_none()
+    }
+}
+
 /// One thread's correction table, kept between searches with the other histories.
 pub struct CorrectionHistory {
     table: Vec<i32>,
     /// Keyed by the last two moves of the line (`pair`, see `alphabeta.rs`): a static value
     /// misjudges the position a particular exchange of moves leaves, whatever the pawns.
     pairs: Vec<i32>,
+    /// Keyed by where one side's pieces other than pawns stand, one table per colour of those
+    /// pieces: a misjudged placement of pieces, whatever the pawns and the other side do.
+    pieces: Vec<i32>,
 }
 
 impl Default for CorrectionHistory {
@@ -40,6 +64,7 @@ impl Default for CorrectionHistory {
         CorrectionHistory {
             table: vec![0; 2 * ENTRIES],
             pairs: vec![0; 2 * PAIR_ENTRIES],
+            pieces: vec![0; 2 * 2 * PIECE_ENTRIES],
         }
     }
 }
@@ -49,60 +74,67 @@ impl CorrectionHistory {
     pub fn clear(&mut self) {
         self.table.fill(0);
         self.pairs.fill(0);
+        self.pieces.fill(0);
+    }
+
+    /// The indices of the position's entries (side to move `side`, `keys`) in `table`,
+    /// `pairs` and `pieces` (white's, black's), `None` for a key it does not have.
+    #[inline]
+    fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 4] {
+        let piece = |colour: usize, k: u64| {
+            (side.index() * 2 + colour) * PIECE_ENTRIES + (k >> 50) as usize % PIECE_ENTRIES
+        };
+        [
+            keys.skeleton
+                .map(|k| side.index() * ENTRIES + (k >> 50) as usize % ENTRIES),
+            keys.pair
+                .map(|p| side.index() * PAIR_ENTRIES + p as usize % PAIR_ENTRIES),
+            keys.pieces.map(|[w, _]| piece(0, w)),
+            keys.pieces.map(|[_, b]| piece(1, b)),
+        ]
     }
 
     #[inline]
-    fn index(side: Color, key: u64) -> usize {
-        side.index() * ENTRIES + (key >> 50) as usize % ENTRIES
+    fn entry(&mut self, which: usize, i: usize) -> &mut i32 {
+        match which {
+            0 => &mut self.table[i],
+            1 => &mut self.pairs[i],
+            _ => &mut self.pieces[i],
+        }
     }
 
+    /// The sum of the position's entries, in `GRAIN`s (0 for a key it does not have).
     #[inline]
-    fn pair_index(side: Color, pair: u32) -> usize {
-        side.index() * PAIR_ENTRIES + pair as usize % PAIR_ENTRIES
+    fn sum(&self, idx: &[Option<usize>; 4]) -> i32 {
+        let tables = [&self.table, &self.pairs, &self.pieces, &self.pieces];
+        idx.iter()
+            .zip(tables)
+            .map(|(i, t)| i.map_or(0, |i| t[i]))
+            .sum()
     }
 
-    /// Both entries, in `GRAIN`s: the structure's (`key`) and the last two moves' (`pair`),
-    /// 0 for a key the position does not have.
+    /// The correction, in centipawns, for a position with the side to move `side` and the
+    /// keys `keys`: the sum of its entries, within `MAX_CORRECTION`.
     #[inline]
-    fn entries(&self, side: Color, key: Option<u64>, pair: Option<u32>) -> (i32, i32) {
-        (
-            key.map_or(0, |k| self.table[Self::index(side, k)]),
-            pair.map_or(0, |p| self.pairs[Self::pair_index(side, p)]),
-        )
-    }
-
-    /// The correction, in centipawns, for a position with the side to move, its structure
-    /// `key` and the last two moves `pair`: the two entries' sum, within `MAX_CORRECTION`.
-    #[inline]
-    pub fn get(&self, side: Color, key: Option<u64>, pair: Option<u32>) -> i32 {
-        let (a, b) = self.entries(side, key, pair);
-        ((a + b) / GRAIN).clamp(-MAX_CORRECTION, MAX_CORRECTION)
+    pub fn get(&self, side: Color, keys: &CorrectionKeys) -> i32 {
+        (self.sum(&Self::indices(side, keys)) / GRAIN).clamp(-MAX_CORRECTION, MAX_CORRECTION)
     }
 
     /// A search to `depth` found `diff` centipawns more than the uncorrected static value.
-    /// Each entry the position has moves by a share of what the two together still miss, so
+    /// Each entry the position has moves by a share of what they together still miss, so
     /// that with one entry alone this is a moving average toward `diff`.
     #[inline]
-    pub fn update(
-        &mut self,
-        side: Color,
-        key: Option<u64>,
-        pair: Option<u32>,
-        diff: i32,
-        depth: i32,
-    ) {
+    pub fn update(&mut self, side: Color, keys: &CorrectionKeys, diff: i32, depth: i32) {
         let target = diff.clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
-        let (a, b) = self.entries(side, key, pair);
-        let step = (target - a - b) * weight / 256;
+        let idx = Self::indices(side, keys);
+        let step = (target - self.sum(&idx)) * weight / 256;
         let bound = MAX_CORRECTION * GRAIN;
-        if let Some(k) = key {
-            let e = &mut self.table[Self::index(side, k)];
-            *e = (*e + step).clamp(-bound, bound);
-        }
-        if let Some(p) = pair {
-            let e = &mut self.pairs[Self::pair_index(side, p)];
-            *e = (*e + step).clamp(-bound, bound);
+        for (which, i) in idx.iter().enumerate() {
+            if let Some(i) = *i {
+                let e = self.entry(which, i);
+                *e = (*e + step).clamp(-bound, bound);
+            }
         }
     }
 }
@@ -111,32 +143,42 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
 
+    fn keys(skeleton: Option<u64>, pair: Option<u32>, pieces: Option<[u64; 2]>) -> CorrectionKeys {
+        CorrectionKeys {
+            skeleton,
+            pair,
+            pieces,
+        }
+    }
+
     #[test]
     fn entries_move_toward_what_searches_find_and_stay_bounded() {
         let mut c = CorrectionHistory::default();
         let key = 0x1234_5678_9abc_def0;
-        assert_eq!(c.get(Color::White, Some(key), None), 0);
+        let k = keys(Some(key), None, None);
+        assert_eq!(c.get(Color::White, &k), 0);
         for _ in 0..200 {
-            c.update(Color::White, Some(key), None, 80, 10);
+            c.update(Color::White, &k, 80, 10);
         }
-        let v = c.get(Color::White, Some(key), None);
+        let v = c.get(Color::White, &k);
         assert!((70..=80).contains(&v), "{v}");
         // The other side to move, and other structures, are untouched.
-        assert_eq!(c.get(Color::Black, Some(key), None), 0);
-        assert_eq!(c.get(Color::White, Some(key ^ (1 << 60)), None), 0);
+        assert_eq!(c.get(Color::Black, &k), 0);
+        assert_eq!(
+            c.get(Color::White, &keys(Some(key ^ (1 << 60)), None, None)),
+            0
+        );
         // A deeper search moves the entry further than a shallow one.
         let mut shallow = CorrectionHistory::default();
         let mut deep = CorrectionHistory::default();
-        shallow.update(Color::White, Some(key), None, -100, 1);
-        deep.update(Color::White, Some(key), None, -100, 12);
-        assert!(
-            deep.get(Color::White, Some(key), None) < shallow.get(Color::White, Some(key), None)
-        );
+        shallow.update(Color::White, &k, -100, 1);
+        deep.update(Color::White, &k, -100, 12);
+        assert!(deep.get(Color::White, &k) < shallow.get(Color::White, &k));
         // However large the surprise, the correction stays within its bound.
         for _ in 0..1000 {
-            c.update(Color::White, Some(key), None, 5000, 30);
+            c.update(Color::White, &k, 5000, 30);
         }
-        assert!(c.get(Color::White, Some(key), None) <= MAX_CORRECTION);
+        assert!(c.get(Color::White, &k) <= MAX_CORRECTION);
     }
 
     #[test]
@@ -144,21 +186,46 @@ mod tests {
         let mut c = CorrectionHistory::default();
         let key = 0x0fed_cba9_8765_4321;
         for _ in 0..300 {
-            c.update(Color::Black, Some(key), Some(77), 90, 10);
+            c.update(Color::Black, &keys(Some(key), Some(77), None), 90, 10);
         }
         // The two entries share the miss: their sum, not each, comes to it.
-        let both = c.get(Color::Black, Some(key), Some(77));
+        let both = c.get(Color::Black, &keys(Some(key), Some(77), None));
         assert!((80..=90).contains(&both), "{both}");
-        let alone = c.get(Color::Black, Some(key), None);
+        let alone = c.get(Color::Black, &keys(Some(key), None, None));
         assert!(alone > 0 && alone < both, "{alone} {both}");
         // A pair alone (a game without a structure key) is corrected too.
         let mut p = CorrectionHistory::default();
         for _ in 0..300 {
-            p.update(Color::White, None, Some(5), -60, 8);
+            p.update(Color::White, &keys(None, Some(5), None), -60, 8);
         }
-        let v = p.get(Color::White, None, Some(5));
+        let v = p.get(Color::White, &keys(None, Some(5), None));
         assert!((-60..=-50).contains(&v), "{v}");
-        assert_eq!(p.get(Color::White, None, Some(6)), 0);
-        assert_eq!(p.get(Color::Black, None, Some(5)), 0);
+        assert_eq!(p.get(Color::White, &keys(None, Some(6), None)), 0);
+        assert_eq!(p.get(Color::Black, &keys(None, Some(5), None)), 0);
+    }
+
+    #[test]
+    fn each_sides_pieces_are_corrected_apart_and_with_the_rest() {
+        let mut c = CorrectionHistory::default();
+        let (white, black) = (0x1111_2222_3333_4444, 0x5555_6666_7777_8888);
+        let all = keys(Some(99 << 52), Some(3), Some([white, black]));
+        for _ in 0..400 {
+            c.update(Color::White, &all, -120, 12);
+        }
+        // All four entries together come to the miss, none of them alone.
+        let v = c.get(Color::White, &all);
+        assert!((-120..=-110).contains(&v), "{v}");
+        let whites = c.get(Color::White, &keys(None, None, Some([white, 7 << 50])));
+        assert!(whites < 0 && whites > v, "{whites} {v}");
+        // White's placement with another black placement keeps white's share; the same key
+        // read as black's pieces is another entry.
+        assert_eq!(
+            c.get(Color::White, &keys(None, None, Some([black, white]))),
+            0
+        );
+        // The other side to move has its own entries.
+        assert_eq!(c.get(Color::Black, &all), 0);
+        assert!(CorrectionKeys::default().is_empty());
+        assert!(!keys(None, None, Some([0, 0])).is_empty());
     }
 }

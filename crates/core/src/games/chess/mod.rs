@@ -27,7 +27,7 @@ pub use swedish::SwedishCannon;
 pub use tables::ChessTables;
 
 use crate::board::fen::diagram;
-use crate::board::zobrist::pair_key;
+use crate::board::zobrist::{mix64, pair_key};
 use crate::board::{BitWord, Color, Geometry, Square};
 use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
@@ -241,6 +241,19 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         ))
     }
 
+    fn piece_keys(&self) -> Option<[u64; 2]> {
+        let pawns = self.pawn_like();
+        // Each role's squares folded into a chain, so that the same squares held by another
+        // role give another key.
+        let side = |c: Color| {
+            let ours = self.ours(c) & !pawns;
+            R::ROLES.iter().fold(c.index() as u64, |h, &r| {
+                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
+            })
+        };
+        Some([side(Color::White), side(Color::Black)])
+    }
+
     fn null_move_ok(&self) -> bool {
         if self.in_check() {
             return false;
@@ -414,6 +427,39 @@ mod tests {
             pawn_moves += usize::from(touched);
         }
         assert!(pawn_moves > 0 && pawn_moves < moves.len());
+    }
+
+    #[test]
+    fn the_piece_keys_follow_each_sides_pieces_and_not_the_pawns() {
+        let start: Chess = new_game("chess").unwrap();
+        let keys = |fen: &str| start.with_fen(fen).unwrap().piece_keys().unwrap();
+        let [white, black] = keys("4k3/pp6/8/8/8/8/PP6/4K1N1 w - - 0 1");
+        // Pawns and the side to move do not count.
+        assert_eq!([white, black], keys("4k3/8/1p6/8/8/P7/8/4K1N1 b - - 0 1"));
+        // A white knight moved changes white's key alone; the black king moved, black's alone.
+        let [w, b] = keys("4k3/pp6/8/8/8/5N2/PP6/4K3 w - - 0 1");
+        assert!(w != white && b == black);
+        let [w, b] = keys("3k4/pp6/8/8/8/8/PP6/4K1N1 w - - 0 1");
+        assert!(w == white && b != black);
+        // The same squares held by another kind of piece, or by the other colour, differ.
+        let [w, _] = keys("4k3/pp6/8/8/8/8/PP6/4K1B1 w - - 0 1");
+        assert_ne!(w, white);
+        let [w, b] = keys("4K3/pp6/8/8/8/8/PP6/4k1n1 w - - 0 1");
+        assert!(w != black && b != white);
+        // In a game whose pawn-like pieces include the scorpion, a scorpion's move from the
+        // start changes neither key, and a cannon's changes its own side's.
+        let rider: CannonriderChess = new_game("cannonriderscorpion").unwrap();
+        let base = rider.piece_keys().unwrap();
+        let mut moves = ChessMoves::new();
+        rider.generate_legal(&mut moves);
+        let pawn_like = rider.pawn_like();
+        for &m in &moves {
+            let mut p = rider.clone();
+            p.make(m);
+            let [w, b] = p.piece_keys().unwrap();
+            assert_eq!(b, base[1], "{m:?}");
+            assert_eq!(w != base[0], !pawn_like.contains(m.from()), "{m:?}");
+        }
     }
 
     /// What the position keeps up to date as it changes (the pieces' placement sums for the
