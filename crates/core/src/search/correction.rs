@@ -48,23 +48,27 @@ impl CorrectionKeys {
     }
 }
 
-/// One thread's correction table, kept between searches with the other histories.
+/// Where each table starts in `CorrectionHistory::entries`: the skeleton's, the move pair's,
+/// the pieces'.
+const SKELETON_AT: usize = 0;
+const PAIR_AT: usize = SKELETON_AT + 2 * ENTRIES;
+const PIECES_AT: usize = PAIR_AT + 2 * PAIR_ENTRIES;
+const TOTAL: usize = PIECES_AT + 2 * 2 * PIECE_ENTRIES;
+
+/// One thread's correction tables, kept between searches with the other histories.
 pub struct CorrectionHistory {
-    table: Vec<i32>,
-    /// Keyed by the last two moves of the line (`pair`, see `alphabeta.rs`): a static value
-    /// misjudges the position a particular exchange of moves leaves, whatever the pawns.
-    pairs: Vec<i32>,
-    /// Keyed by where one side's pieces other than pawns stand, one table per colour of those
-    /// pieces: a misjudged placement of pieces, whatever the pawns and the other side do.
-    pieces: Vec<i32>,
+    /// The tables one after the other (see `SKELETON_AT`): keyed by the skeleton; by the
+    /// last two moves of the line (a static value misjudges the position a particular exchange
+    /// of moves leaves, whatever the pawns); by where one side's pieces other than pawns
+    /// stand, one table per colour of those pieces (a misjudged placement of pieces, whatever
+    /// the pawns and the other side do). Each table has a half per side to move.
+    entries: Vec<i32>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
-            table: vec![0; 2 * ENTRIES],
-            pairs: vec![0; 2 * PAIR_ENTRIES],
-            pieces: vec![0; 2 * 2 * PIECE_ENTRIES],
+            entries: vec![0; TOTAL],
         }
     }
 }
@@ -72,45 +76,31 @@ impl Default for CorrectionHistory {
 impl CorrectionHistory {
     /// Zeroes every entry, as a new table holds.
     pub fn clear(&mut self) {
-        self.table.fill(0);
-        self.pairs.fill(0);
-        self.pieces.fill(0);
+        self.entries.fill(0);
     }
 
-    /// The indices of the position's entries (side to move `side`, `keys`) in `table`,
-    /// `pairs` and `pieces` (white's, black's), `None` for a key it does not have.
+    /// The indices in `entries` of the position's entries (side to move `side`, `keys`):
+    /// skeleton, move pair, white's pieces, black's pieces; `None` for a key it does not have.
     #[inline]
     fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 4] {
+        let s = side.index();
         let piece = |colour: usize, k: u64| {
-            (side.index() * 2 + colour) * PIECE_ENTRIES + (k >> 50) as usize % PIECE_ENTRIES
+            PIECES_AT + (s * 2 + colour) * PIECE_ENTRIES + (k >> 50) as usize % PIECE_ENTRIES
         };
         [
             keys.skeleton
-                .map(|k| side.index() * ENTRIES + (k >> 50) as usize % ENTRIES),
+                .map(|k| SKELETON_AT + s * ENTRIES + (k >> 50) as usize % ENTRIES),
             keys.pair
-                .map(|p| side.index() * PAIR_ENTRIES + p as usize % PAIR_ENTRIES),
+                .map(|p| PAIR_AT + s * PAIR_ENTRIES + p as usize % PAIR_ENTRIES),
             keys.pieces.map(|[w, _]| piece(0, w)),
             keys.pieces.map(|[_, b]| piece(1, b)),
         ]
     }
 
-    #[inline]
-    fn entry(&mut self, which: usize, i: usize) -> &mut i32 {
-        match which {
-            0 => &mut self.table[i],
-            1 => &mut self.pairs[i],
-            _ => &mut self.pieces[i],
-        }
-    }
-
     /// The sum of the position's entries, in `GRAIN`s (0 for a key it does not have).
     #[inline]
     fn sum(&self, idx: &[Option<usize>; 4]) -> i32 {
-        let tables = [&self.table, &self.pairs, &self.pieces, &self.pieces];
-        idx.iter()
-            .zip(tables)
-            .map(|(i, t)| i.map_or(0, |i| t[i]))
-            .sum()
+        idx.iter().flatten().map(|&i| self.entries[i]).sum()
     }
 
     /// The correction, in centipawns, for a position with the side to move `side` and the
@@ -130,11 +120,9 @@ impl CorrectionHistory {
         let idx = Self::indices(side, keys);
         let step = (target - self.sum(&idx)) * weight / 256;
         let bound = MAX_CORRECTION * GRAIN;
-        for (which, i) in idx.iter().enumerate() {
-            if let Some(i) = *i {
-                let e = self.entry(which, i);
-                *e = (*e + step).clamp(-bound, bound);
-            }
+        for &i in idx.iter().flatten() {
+            let e = &mut self.entries[i];
+            *e = (*e + step).clamp(-bound, bound);
         }
     }
 }
