@@ -39,11 +39,31 @@ pub enum KingBuckets {
     /// Four buckets: [`KingBuckets::Halves`]' left or right half, plus 2 when the king stands
     /// beyond its own two back ranks (0, 1: home, left and right; 2, 3: up the board).
     Zones4 = 2,
+    /// One set of rows, the board mirrored left to right for a perspective whose king stands
+    /// on the left half of the files (strictly: on a board with an odd number of files the
+    /// middle file is not mirrored), so that a king on either wing sees its own wing the same
+    /// way. No more rows than [`KingBuckets::None`]; each wing learns from the other's
+    /// positions (Stockfish's "horizontal mirroring").
+    Mirror = 3,
+}
+
+/// Where a perspective's rows come from, given its king: the bucket (set of rows) and whether
+/// its features are mirrored left to right first. A perspective's accumulator is refreshed when
+/// this changes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct KingView {
+    pub bucket: usize,
+    pub mirrored: bool,
 }
 
 impl KingBuckets {
     /// Every layout, in code order.
-    pub const ALL: [KingBuckets; 3] = [KingBuckets::None, KingBuckets::Halves, KingBuckets::Zones4];
+    pub const ALL: [KingBuckets; 4] = [
+        KingBuckets::None,
+        KingBuckets::Halves,
+        KingBuckets::Zones4,
+        KingBuckets::Mirror,
+    ];
 
     /// The layout stored as `code` in a net file, if there is one.
     pub fn from_code(code: u8) -> Option<KingBuckets> {
@@ -61,21 +81,29 @@ impl KingBuckets {
             KingBuckets::None => "none",
             KingBuckets::Halves => "halves",
             KingBuckets::Zones4 => "zones4",
+            KingBuckets::Mirror => "mirror",
         }
     }
 
     /// How many buckets (sets of feature transformer rows) the layout has.
     pub fn count(self) -> usize {
         match self {
-            KingBuckets::None => 1,
+            KingBuckets::None | KingBuckets::Mirror => 1,
             KingBuckets::Halves => 2,
             KingBuckets::Zones4 => 4,
         }
     }
 
-    /// Whether the layout has more than one bucket (the king matters at all).
+    /// Whether the layout has more than one bucket (more than one set of rows).
     #[inline(always)]
     pub fn is_bucketed(self) -> bool {
+        self.count() > 1
+    }
+
+    /// Whether the king's square matters at all (a bucket or a mirror): only games that say
+    /// where their kings stand take such a net.
+    #[inline(always)]
+    pub fn uses_king(self) -> bool {
         self != KingBuckets::None
     }
 
@@ -84,9 +112,25 @@ impl KingBuckets {
     pub fn bucket(self, king: KingSquare) -> usize {
         let right = usize::from(2 * u32::from(king.file) >= u32::from(king.files));
         match self {
-            KingBuckets::None => 0,
+            KingBuckets::None | KingBuckets::Mirror => 0,
             KingBuckets::Halves => right,
             KingBuckets::Zones4 => right + 2 * usize::from(king.rank >= 2),
+        }
+    }
+
+    /// Whether a perspective with its king on `king` sees the board mirrored left to right:
+    /// under [`KingBuckets::Mirror`], a king strictly on the left half of the files.
+    #[inline]
+    pub fn mirrored(self, king: KingSquare) -> bool {
+        self == KingBuckets::Mirror && 2 * u32::from(king.file) + 1 < u32::from(king.files)
+    }
+
+    /// The bucket and the mirroring of a king on `king`.
+    #[inline]
+    pub fn view(self, king: KingSquare) -> KingView {
+        KingView {
+            bucket: self.bucket(king),
+            mirrored: self.mirrored(king),
         }
     }
 }
@@ -99,7 +143,7 @@ impl fmt::Display for KingBuckets {
 
 /// A `--king-buckets` value that names no layout.
 #[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
-#[error("unknown king-bucket layout '{0}' (one of: none, halves, zones4)")]
+#[error("unknown king-bucket layout '{0}' (one of: none, halves, zones4, mirror)")]
 pub struct UnknownLayout(pub String);
 
 impl FromStr for KingBuckets {
@@ -142,7 +186,18 @@ mod tests {
             assert_eq!(None.bucket(k), 0);
             assert_eq!(Halves.bucket(k), halves, "{k:?}");
             assert_eq!(Zones4.bucket(k), zones, "{k:?}");
+            // Mirror: one bucket, mirrored on a..d.
+            assert_eq!(Mirror.bucket(k), 0);
+            assert_eq!(Mirror.mirrored(k), file < 4, "{k:?}");
+            for l in [None, Halves, Zones4] {
+                assert!(!l.mirrored(k));
+            }
         }
+        // Nine files: the middle file e is not mirrored, d is; ten files: e is, f is not.
+        assert!(!Mirror.mirrored(on(4, 0, 9, 9)));
+        assert!(Mirror.mirrored(on(3, 0, 9, 9)));
+        assert!(Mirror.mirrored(on(4, 0, 10, 8)));
+        assert!(!Mirror.mirrored(on(5, 0, 10, 8)));
         // Ten files (Cannonrider): e is left, f right. Nine files: the middle file e is left.
         assert_eq!(Halves.bucket(on(4, 0, 10, 8)), 0);
         assert_eq!(Halves.bucket(on(5, 0, 10, 8)), 1);
@@ -165,7 +220,8 @@ mod tests {
             assert_eq!(KingBuckets::from_code(l.code()), Some(l));
         }
         assert_eq!(KingBuckets::None.code(), 0);
-        assert_eq!(KingBuckets::from_code(3), Option::None);
+        assert_eq!(KingBuckets::Mirror.code(), 3);
+        assert_eq!(KingBuckets::from_code(4), Option::None);
         assert!("quarters".parse::<KingBuckets>().is_err());
     }
 }

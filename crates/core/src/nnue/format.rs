@@ -309,7 +309,7 @@ impl Network {
     /// game's [`crate::nnue::NnueFeatures::has_king_buckets`]) or not: a game without them
     /// takes only nets of one bucket.
     pub fn check_king_buckets(&self, has_king_buckets: bool) -> Result<(), NetError> {
-        if self.buckets.is_bucketed() && !has_king_buckets {
+        if self.buckets.uses_king() && !has_king_buckets {
             return Err(NetError::NoKingBuckets {
                 variant: self.variant.clone(),
                 layout: self.buckets,

@@ -28,7 +28,7 @@ mod outputs;
 #[doc(hidden)]
 pub mod testing;
 
-pub use buckets::{KingBuckets, KingSquare, UnknownLayout};
+pub use buckets::{KingBuckets, KingSquare, KingView, UnknownLayout};
 pub use float::{FloatNetwork, QuantReport};
 pub use format::{crc32, NetError, FORMAT_VERSION, MAGIC};
 pub use network::{Accumulator, Network};
@@ -229,53 +229,84 @@ pub trait NnueFeatures {
         None
     }
 
+    /// Feature `feature` with the board mirrored left to right (the perspective's file `f`
+    /// becoming file `files - 1 - f`, counts in hand or reserve unchanged): what a net of
+    /// [`KingBuckets::Mirror`] reads when the perspective's king stands on the left half. It
+    /// must map the features one to one. Asked only of games with king buckets
+    /// ([`NnueFeatures::has_king_buckets`]); the others keep this default, which is never used.
+    fn mirror_feature(&self, feature: u32) -> u32 {
+        feature
+    }
+
+    /// `perspective`'s bucket and mirroring under `layout` (bucket 0, not mirrored, where it
+    /// has no king).
+    #[inline]
+    fn king_view(&self, layout: KingBuckets, perspective: Color) -> KingView {
+        if !layout.uses_king() {
+            return KingView::default();
+        }
+        self.nnue_king(perspective)
+            .map_or(KingView::default(), |k| layout.view(k))
+    }
+
     /// `perspective`'s king bucket under `layout` (0 where it has no king).
     #[inline]
     fn king_bucket(&self, layout: KingBuckets, perspective: Color) -> usize {
-        if !layout.is_bucketed() {
-            return 0;
-        }
-        self.nnue_king(perspective).map_or(0, |k| layout.bucket(k))
+        self.king_view(layout, perspective).bucket
+    }
+
+    /// The row of feature `f` for a perspective of king view `view`: mirrored if the view
+    /// says so, then moved to its bucket (`bucket * feature_count() + f`).
+    #[inline(always)]
+    fn feature_row(&self, view: KingView, f: u32) -> u32 {
+        let f = if view.mirrored {
+            self.mirror_feature(f)
+        } else {
+            f
+        };
+        f + (view.bucket * self.feature_count()) as u32
     }
 
     /// [`NnueFeatures::active_features`] for a net of king-bucket layout `layout`: each index
-    /// moved to the perspective's bucket (`bucket * feature_count() + f`).
+    /// moved to the perspective's row ([`NnueFeatures::feature_row`]).
     #[inline]
     fn bucketed_features(&self, layout: KingBuckets, perspective: Color, out: &mut Vec<u32>) {
         let start = out.len();
         self.active_features(perspective, out);
-        if layout.is_bucketed() {
-            let offset = (self.king_bucket(layout, perspective) * self.feature_count()) as u32;
-            out[start..].iter_mut().for_each(|f| *f += offset);
+        if layout.uses_king() {
+            let view = self.king_view(layout, perspective);
+            out[start..]
+                .iter_mut()
+                .for_each(|f| *f = self.feature_row(view, *f));
         }
     }
 
     /// [`NnueFeatures::last_move_delta`] for a net of king-bucket layout `layout`.
-    /// `bucket` is the perspective's bucket before the move and becomes the one after it; the
+    /// `view` is the perspective's king view before the move and becomes the one after it; the
     /// answer is false (refresh this perspective) also when they differ: the king changed
-    /// bucket, and every row with it.
+    /// bucket or wing, and every row with it.
     #[inline]
     fn bucketed_delta(
         &self,
         layout: KingBuckets,
         perspective: Color,
-        bucket: &mut usize,
+        view: &mut KingView,
         added: &mut FeatureList,
         removed: &mut FeatureList,
     ) -> bool {
         let known = self.last_move_delta(perspective, added, removed);
-        if !layout.is_bucketed() {
+        if !layout.uses_king() {
             return known;
         }
-        let before = std::mem::replace(bucket, self.king_bucket(layout, perspective));
-        if !known || *bucket != before {
+        let before = std::mem::replace(view, self.king_view(layout, perspective));
+        if !known || *view != before {
             return false;
         }
-        let offset = (*bucket * self.feature_count()) as u32;
+        let view = *view;
         added
             .iter_mut()
             .chain(removed.iter_mut())
-            .for_each(|f| *f += offset);
+            .for_each(|f| *f = self.feature_row(view, *f));
         true
     }
 }

@@ -61,10 +61,15 @@ impl Network {
         self.buckets
     }
 
-    /// The input in words: `768 features`, or `768 features in 2 king buckets (halves)`.
+    /// The input in words: `768 features`, `768 features in 2 king buckets (halves)`, or
+    /// `768 features mirrored to the king's wing`.
     pub fn inputs_in_words(&self) -> String {
         match self.buckets {
             KingBuckets::None => format!("{} features", self.feature_count()),
+            KingBuckets::Mirror => format!(
+                "{} features mirrored to the king's wing",
+                self.feature_count()
+            ),
             l => format!(
                 "{} features in {} king buckets ({l})",
                 self.feature_count(),

@@ -8,7 +8,7 @@
 use super::MATE_BOUND;
 use crate::board::Color;
 use crate::games::Game;
-use crate::nnue::{Accumulator, FeatureList, KingBuckets, Network};
+use crate::nnue::{Accumulator, FeatureList, KingBuckets, KingView, Network};
 
 /// Where a ply's accumulator of one perspective stands.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -30,8 +30,9 @@ struct Ply {
     state: [State; 2],
     added: [FeatureList; 2],
     removed: [FeatureList; 2],
-    /// Each perspective's king bucket in the position at this ply (0 without buckets).
-    bucket: [usize; 2],
+    /// Each perspective's king bucket and mirroring in the position at this ply (bucket 0,
+    /// not mirrored, without them).
+    view: [KingView; 2],
 }
 
 /// The accumulators of a search thread's current line (see the module documentation).
@@ -56,7 +57,7 @@ impl<'a> NnueStack<'a> {
                 state: [State::Refresh; 2],
                 added: Default::default(),
                 removed: Default::default(),
-                bucket: Color::BOTH.map(|c| root.king_bucket(layout, c)),
+                view: Color::BOTH.map(|c| root.king_view(layout, c)),
             })
             .collect();
         NnueStack {
@@ -78,9 +79,9 @@ impl<'a> NnueStack<'a> {
             let (added, removed) = (&mut p.added[i], &mut p.removed[i]);
             added.clear();
             removed.clear();
-            let known = if self.layout.is_bucketed() {
-                p.bucket[i] = parent.bucket[i];
-                pos.bucketed_delta(self.layout, c, &mut p.bucket[i], added, removed)
+            let known = if self.layout.uses_king() {
+                p.view[i] = parent.view[i];
+                pos.bucketed_delta(self.layout, c, &mut p.view[i], added, removed)
             } else {
                 pos.last_move_delta(c, added, removed)
             };
@@ -91,10 +92,10 @@ impl<'a> NnueStack<'a> {
     /// A null move was just made, reaching `ply`: the board is the parent's.
     #[inline]
     pub fn passed(&mut self, ply: usize) {
-        let bucket = self.plies[ply - 1].bucket;
+        let view = self.plies[ply - 1].view;
         let p = &mut self.plies[ply];
         p.state = [State::Delta; 2];
-        p.bucket = bucket;
+        p.view = view;
         for c in Color::BOTH {
             p.added[c.index()].clear();
             p.removed[c.index()].clear();
@@ -146,7 +147,7 @@ impl<'a> NnueStack<'a> {
         self.features.clear();
         pos.bucketed_features(self.layout, perspective, &mut self.features);
         p.acc[c].refresh(self.net, &self.features);
-        p.bucket[c] = pos.king_bucket(self.layout, perspective);
+        p.view[c] = pos.king_view(self.layout, perspective);
         p.state[c] = State::Ready;
     }
 }
@@ -249,5 +250,14 @@ mod tests {
         walk::<SwedishCannonChess>("swedishcannon", 5, KingBuckets::Zones4);
         walk::<ChesstoniaChess>("chesstonia", 6, KingBuckets::Halves);
         walk::<CannonShogi>("cannonshogi", 7, KingBuckets::Zones4);
+    }
+
+    #[test]
+    fn lazy_updates_equal_a_refresh_with_mirroring() {
+        // Kings wander from wing to wing: each crossing mirrors (and refreshes) its side.
+        walk::<Chess>("chess", 8, KingBuckets::Mirror);
+        walk::<SwedishCannonChess>("swedishcannon", 9, KingBuckets::Mirror);
+        walk::<ChesstoniaChess>("chesstonia", 10, KingBuckets::Mirror);
+        walk::<CannonShogi>("cannonshogi", 11, KingBuckets::Mirror);
     }
 }

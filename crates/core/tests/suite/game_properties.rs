@@ -17,7 +17,7 @@ use cannonade_core::board::Color;
 use cannonade_core::engine::registry::{GameVisitor, VariantInfo, VARIANTS};
 use cannonade_core::games::{Game, Notation};
 use cannonade_core::nnue::{
-    Accumulator, FeatureList, FloatNetwork, KingBuckets, Network, DEFAULT_QA, DEFAULT_QB,
+    Accumulator, FeatureList, FloatNetwork, KingBuckets, KingView, Network, DEFAULT_QA, DEFAULT_QB,
     DEFAULT_SCALE,
 };
 use proptest::collection::vec;
@@ -204,8 +204,8 @@ static CROSSINGS: AtomicUsize = AtomicUsize::new(0);
 static BUCKETED_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// One accumulator per perspective (indexed by `Color::index`), and each perspective's king
-/// bucket (0 without buckets).
-type Pair = ([Accumulator; 2], [usize; 2]);
+/// bucket and mirroring (bucket 0, not mirrored, without them).
+type Pair = ([Accumulator; 2], [KingView; 2]);
 
 /// The accumulators of `p` built from its features (in the net's king buckets), after
 /// checking that they are in range and distinct.
@@ -225,13 +225,29 @@ fn refreshed<G: Game>(p: &G, net: &Network) -> Result<Pair, TestCaseError> {
         let bucket = p.king_bucket(layout, c);
         let n = p.feature_count();
         prop_assert!(f.iter().all(|&x| x as usize / n == bucket));
+        // Mirrored exactly when the net mirrors and the king stands on its left half.
+        let mut plain = Vec::new();
+        p.active_features(c, &mut plain);
+        let mirrored = p.king_view(layout, c).mirrored;
+        prop_assert_eq!(
+            mirrored,
+            layout == KingBuckets::Mirror
+                && p.nnue_king(c).is_some_and(|k| 2 * k.file + 1 < k.files)
+        );
+        if mirrored {
+            plain.iter_mut().for_each(|x| *x = p.mirror_feature(*x));
+        }
+        prop_assert!(f
+            .iter()
+            .zip(&plain)
+            .all(|(&x, &y)| x as usize % n == y as usize));
         let mut d = f.clone();
         d.sort_unstable();
         d.dedup();
         prop_assert_eq!(d.len(), f.len(), "a feature twice in {}", p.to_fen());
         pair[c.index()].refresh(net, &f);
     }
-    Ok((pair, Color::BOTH.map(|c| p.king_bucket(layout, c))))
+    Ok((pair, Color::BOTH.map(|c| p.king_view(layout, c))))
 }
 
 /// The parent's accumulators updated with what the last move (or null move) reports it
@@ -244,8 +260,8 @@ fn updated<G: Game>(p: &G, net: &Network, parent: &Pair) -> Result<Pair, TestCas
     let (mut pair, mut buckets) = parent.clone();
     for c in Color::BOTH {
         let (mut added, mut removed) = (FeatureList::new(), FeatureList::new());
-        let bucket = &mut buckets[c.index()];
-        if !p.bucketed_delta(layout, c, bucket, &mut added, &mut removed) {
+        let view = &mut buckets[c.index()];
+        if !p.bucketed_delta(layout, c, view, &mut added, &mut removed) {
             let (mut a, mut r) = (FeatureList::new(), FeatureList::new());
             prop_assert!(
                 p.last_move_delta(c, &mut a, &mut r),
@@ -253,8 +269,8 @@ fn updated<G: Game>(p: &G, net: &Network, parent: &Pair) -> Result<Pair, TestCas
                 p.to_fen()
             );
             prop_assert!(
-                *bucket != parent.1[c.index()],
-                "a refresh without a bucket change in {}",
+                *view != parent.1[c.index()],
+                "a refresh without a bucket or wing change in {}",
                 p.to_fen()
             );
             CROSSINGS.fetch_add(1, Ordering::Relaxed);
@@ -457,7 +473,11 @@ fn incremental_nnue_accumulators_equal_a_refresh_in_every_registered_variant() {
 fn incremental_nnue_accumulators_equal_a_refresh_with_king_buckets() {
     for info in VARIANTS {
         let crossings = CROSSINGS.load(Ordering::Relaxed);
-        for layout in [KingBuckets::Halves, KingBuckets::Zones4] {
+        for layout in [
+            KingBuckets::Halves,
+            KingBuckets::Zones4,
+            KingBuckets::Mirror,
+        ] {
             assert!(
                 check_variant(info, 16, Property::Bucketed(layout)),
                 "{}: its registered game type does not play it as its session does",
@@ -472,6 +492,62 @@ fn incremental_nnue_accumulators_equal_a_refresh_with_king_buckets() {
         );
     }
     // The chess family (chess, both Cannonriders, both Swedish games, Chesstonia) and Cannon
-    // Shogi; each ran twice (two layouts).
-    assert!(BUCKETED_RUNS.load(Ordering::Relaxed) >= 14);
+    // Shogi; each ran three times (three layouts).
+    assert!(BUCKETED_RUNS.load(Ordering::Relaxed) >= 21);
+}
+
+/// Checks `G`'s [`NnueFeatures::mirror_feature`] for `info`: one to one on the features, its
+/// own inverse, and, where the game says what a feature stands for, the same piece on the same
+/// rank with the file mirrored on the board. False if `G` does not play `info` or the game has no
+/// king buckets (no net mirrors it).
+struct MirrorCheck;
+
+impl GameVisitor for MirrorCheck {
+    type Output = bool;
+    fn visit<G: Game>(self, info: &'static VariantInfo) -> bool {
+        let Ok(start) = info.new_game::<G>() else {
+            return false;
+        };
+        if !start.has_king_buckets() {
+            return false;
+        }
+        let name = info.game.name;
+        let n = start.feature_count();
+        let files = start
+            .nnue_king(Color::White)
+            .expect("a king at the start")
+            .files;
+        let mut seen = vec![false; n];
+        for f in 0..n as u32 {
+            let m = start.mirror_feature(f);
+            assert!((m as usize) < n, "{name}: {f} mirrors to {m}");
+            assert_eq!(
+                start.mirror_feature(m),
+                f,
+                "{name}: not its own inverse at {f}"
+            );
+            seen[m as usize] = true;
+            if let (Some(a), Some(b)) = (start.feature_meaning(f), start.feature_meaning(m)) {
+                assert_eq!(
+                    (a.theirs, a.piece, a.rank),
+                    (b.theirs, b.piece, b.rank),
+                    "{name}"
+                );
+                assert_eq!(a.file + b.file + 1, files, "{name}: {a:?} mirrors to {b:?}");
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "{name}: not one to one");
+        true
+    }
+}
+
+#[test]
+fn mirroring_swaps_files_one_to_one_in_every_game_with_king_buckets() {
+    let games = VARIANTS
+        .iter()
+        .filter(|info| info.visit(MirrorCheck))
+        .count();
+    // The chess family (chess, both Cannonriders, both Swedish games, Chesstonia) and Cannon
+    // Shogi.
+    assert!(games >= 7, "{games}");
 }

@@ -79,10 +79,12 @@ pub struct TrainArgs {
     /// computing the same evaluation (its units copied, the new ones with zero output weights).
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
-    /// King buckets of the net's input (`none`, `halves` or `zones4`; see `docs/nnue.md`,
-    /// "King buckets"): one set of feature weights per bucket of the perspective's own king
-    /// square, trained with a factoriser (weights shared by every bucket plus each bucket's
-    /// own). With `--init` from a net of one bucket, every bucket starts as that net.
+    /// King buckets of the net's input (`none`, `halves`, `zones4` or `mirror`; see
+    /// `docs/nnue.md`, "King buckets"): one set of feature weights per bucket of the
+    /// perspective's own king square, trained with a factoriser (weights shared by every bucket
+    /// plus each bucket's own). With `--init` from a net of one bucket, every bucket starts as
+    /// that net. `mirror` keeps one set and mirrors the board left to right for a perspective
+    /// whose king is on the left half.
     #[arg(long, value_name = "LAYOUT", default_value_t = KingBuckets::None)]
     pub king_buckets: KingBuckets,
     /// Output buckets: N output layers (1 to 16), one per range of men on the board, the
@@ -310,7 +312,7 @@ pub fn starting_net(
     } else {
         Some(features_for(from)?)
     };
-    if net.king_buckets().is_bucketed() && (source.is_some() || net.king_buckets() != buckets) {
+    if net.king_buckets().uses_king() && (source.is_some() || net.king_buckets() != buckets) {
         return Err(InitError::KingBuckets {
             file: name.to_string(),
             found: net.king_buckets(),
@@ -683,7 +685,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let variant = crate::variant(&args.variant).map_err(|e| e.to_string())?;
     let layout = args.king_buckets;
     let plain = features_for(variant).map_err(|e| e.to_string())?;
-    if layout.is_bucketed() && !plain.has_king_buckets() {
+    if layout.uses_king() && !plain.has_king_buckets() {
         return Err(format!(
             "variant '{}' has no king buckets: train it with --king-buckets none",
             variant.game.name

@@ -185,6 +185,20 @@ impl<W: BitWord, R: ChessRules> NnueFeatures for ChessPosition<W, R> {
         })
     }
 
+    fn mirror_feature(&self, feature: u32) -> u32 {
+        // The word mirrored file for file: the boards stand in the middle of their words
+        // (Chesstonia's c..j of twelve files), so that is the board mirrored, its machinery's
+        // squares swapping sides with it. Reserve counts have no square.
+        let n = self.nnue_squares();
+        let f = feature as usize;
+        if f >= 2 * R::ROLES.len() * n {
+            return feature;
+        }
+        let files = self.t.geo.files();
+        let file = f % n % files;
+        (f - file + (files - 1 - file)) as u32
+    }
+
     fn feature_meaning(&self, feature: u32) -> Option<FeatureMeaning> {
         // The inverse of `piece_feature`: the square index is already the perspective's view.
         let (n, kinds) = (self.nnue_squares(), R::ROLES.len());
@@ -393,6 +407,19 @@ mod tests {
         pos.bucketed_features(KingBuckets::Zones4, Color::Black, &mut bucketed);
         let moved: Vec<u32> = plain.iter().map(|&f| f + 3 * 768).collect();
         assert_eq!(bucketed, moved);
+        // Mirror: Black's king on c8, its own c1 (the left half), sees the board mirrored: its
+        // king on its f1 (king slot 5: 5 * 64 + 5), White's e1 king, its e8, on its d8
+        // (384 + 5 * 64 + 59). White's e1 king is on the right half: e1 (5 * 64 + 4) and the
+        // c8 king (384 + 5 * 64 + 58), unmirrored.
+        let pos = pos.with_fen("2k5/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mirror = |c| {
+            let mut f = Vec::new();
+            pos.bucketed_features(KingBuckets::Mirror, c, &mut f);
+            f.sort_unstable();
+            f
+        };
+        assert_eq!(mirror(Color::Black), [325, 763]);
+        assert_eq!(mirror(Color::White), [324, 762]);
         // Chesstonia: the king's square on the 8 x 8 board, not on the 12-file word; Black sees
         // the board turned half a circle, so its e8 king is on its own d1.
         let tonia: ChesstoniaChess = new_game("chesstonia").unwrap();

@@ -142,6 +142,15 @@ impl NnueFeatures for ShogiPosition {
         true
     }
 
+    fn mirror_feature(&self, feature: u32) -> u32 {
+        let f = feature as usize;
+        if f >= BOARD_FEATURES {
+            return feature; // a count in hand
+        }
+        let file = f % SQUARES % FILES;
+        (f - file + (FILES - 1 - file)) as u32
+    }
+
     fn nnue_king(&self, perspective: Color) -> Option<KingSquare> {
         // In the features' own view, so that each side's castles (to its left or right, low
         // on its own side) fall in the same buckets for both players.
