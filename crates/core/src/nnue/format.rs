@@ -307,7 +307,7 @@ impl Network {
 
     /// Whether this net's king buckets fit a game that has them (`has_king_buckets`, the
     /// game's [`crate::nnue::NnueFeatures::has_king_buckets`]) or not: a game without them
-    /// takes only nets of one bucket.
+    /// takes only nets whose rows do not depend on the king (no buckets, no mirroring).
     pub fn check_king_buckets(&self, has_king_buckets: bool) -> Result<(), NetError> {
         if self.buckets.uses_king() && !has_king_buckets {
             return Err(NetError::NoKingBuckets {
