@@ -1150,6 +1150,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if !excluded.is_none() {
             return best.max(-INFINITE + 1);
         }
+        // A fail high far above beta is less sure than its size says (the refutation was
+        // searched against a null window at beta); pulled toward beta, the more so the
+        // shallower the node, it misleads the parent's and the table's later bounds less
+        // (Stockfish's fail-high blend). Mates keep their distance.
+        if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best = (best * depth + beta) / (depth + 1);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if !best_move.is_none() {
