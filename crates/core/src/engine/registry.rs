@@ -496,7 +496,11 @@ pub static VARIANTS: &[VariantInfo] = &[
         wdl_model: include_str!("../../../../nets/cannonshogi.wdl"),
         // SPSA's values of November 29 (docs/search.md, "Cannon Shogi's margins") wait for
         // an SPRT that says they gain before they go here.
-        tuned_search: &[],
+        // The fail-high blend lost here (−27.6 ± 19.5 in 1,085 games at 20,000 nodes, where chess
+        // gained +15.9 ± 9.3; docs/log/search-changes.md), so it is off. Why is a guess: scores
+        // here swing by whole pieces in hand, and a fail high far above beta may more often be
+        // what the position is worth.
+        tuned_search: &[("FailHighBlend", 0)],
         game_type: GameType::CannonShogi,
     },
     VariantInfo {

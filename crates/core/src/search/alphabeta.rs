@@ -1154,8 +1154,9 @@ impl<'a, G: Game> Worker<'a, G> {
         // searched against a null window at beta); pulled toward beta, the more so the
         // shallower the node, it misleads the parent's and the table's later bounds less
         // (Stockfish's fail-high blend). Mates keep their distance.
-        if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
-            best = (best * depth + beta) / (depth + 1);
+        let w = p.fail_high_blend;
+        if w > 0 && best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best = (best * depth + beta * w) / (depth + w);
         }
         let bound = if best >= beta {
             Bound::Lower

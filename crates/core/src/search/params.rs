@@ -105,6 +105,7 @@ search_params! {
     LmrHistoryDivisor lmr_history_divisor: 8192, 2048..=32768, 1200; "late-move reductions: one ply less per this much history";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
+    FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
     QsFutilityMargin qs_futility_margin: 200, 50..=500, 20; "quiescence delta pruning: margin above the capture's gain";
