@@ -639,17 +639,23 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             (-INFINITE, INFINITE)
         };
+        // Each fail high in a row searches the next try a ply shallower: the move that failed
+        // high is likely good, and a shallower search confirms it sooner (Stockfish's
+        // `failedHighCnt`). A fail low goes back to the full depth.
+        let mut failed_high = 0;
         loop {
-            let score = self.root_search(alpha, beta, depth, pv_idx);
+            let score = self.root_search(alpha, beta, (depth - failed_high).max(1), pv_idx);
             if self.stopped {
                 return;
             }
             let bound = if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
+                failed_high = 0;
                 Bound::Upper
             } else if score >= beta {
                 beta = (score + delta).min(INFINITE);
+                failed_high += 1;
                 Bound::Lower
             } else {
                 return;
