@@ -125,6 +125,17 @@ impl Frontier {
     }
 }
 
+/// Whether the root moves `held` (a finished iteration's, best first) stay in place of the deeper
+/// `offered`: a proven win does, against a result that scores less, as Stockfish's choice of
+/// the best thread keeps the shortest mate. Deeper is not always stronger: an iteration whose
+/// root failed high re-searches a ply shallower for each fail high in a row, and can then miss
+/// a mate a full-depth iteration proved (`go mate 2` with two threads answered a move that
+/// does not mate, one search in three, before this rule).
+fn keeps_proven_win(held: &[RootMove], offered: &[RootMove]) -> bool {
+    held.first()
+        .is_some_and(|h| h.score >= MATE_BOUND && offered.first().is_none_or(|o| o.score < h.score))
+}
+
 /// What all threads of one search share.
 #[derive(Copy, Clone)]
 pub struct Shared<'a> {
@@ -397,7 +408,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if depth > f.depth() {
                 let mut best = f.root_moves.lock().unwrap_or_else(|e| e.into_inner());
                 if depth > f.depth() {
-                    best.clone_from(&self.root_moves);
+                    if !keeps_proven_win(&best, &self.root_moves) {
+                        best.clone_from(&self.root_moves);
+                    }
                     f.depth.store(depth, Relaxed);
                 }
             }
@@ -414,7 +427,9 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let best = f.root_moves.lock().unwrap_or_else(|e| e.into_inner());
         self.completed = f.depth();
-        self.root_moves.clone_from(&best);
+        if !keeps_proven_win(&self.root_moves, &best) {
+            self.root_moves.clone_from(&best);
+        }
         // The threads share a frontier only when they search one line.
         self.lines = 1;
         true
