@@ -365,6 +365,11 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         0
     }
 
+    /// Adds to the ordering scores of quiet moves what the board says about them beyond their
+    /// history (in the chess family: leave a square a lesser enemy piece attacks, do not step
+    /// onto one). `scores[i]` belongs to `moves[i]`. Nothing by default.
+    fn add_quiet_order(&self, _moves: &[Move], _scores: &mut [i32]) {}
+
     /// Static exchange evaluation: true when playing `m` and then letting both sides capture on
     /// the move's target square, least valuable attacker first, each side free to stop (stand
     /// pat), gains at least `threshold` for the mover, in the units of `Game::capture_value`

@@ -3,7 +3,9 @@
 //! static exchange, then the two killer moves of the ply and the counter-move of the opponent's
 //! last move, then quiet moves by their history (the side's from/to history plus the
 //! continuation histories of the moves one and two plies back: how well this piece going to this
-//! square answered that piece going to that square), and last the captures that lose material.
+//! square answered that piece going to that square) and what the game sees on the board
+//! (`Game::add_quiet_order`: in the chess family, threats against the moved piece), and last the
+//! captures that lose material.
 
 use super::correction::CorrectionHistory;
 use crate::board::Color;
@@ -371,6 +373,7 @@ impl<'a, L: MoveList> StagedPicker<'a, L> {
                     for i in self.cur..self.moves.len() {
                         self.scores[i] = ctx.score(pos, self.moves[i]);
                     }
+                    pos.add_quiet_order(&self.moves[self.cur..], &mut self.scores[self.cur..]);
                 }
                 Stage::Quiets => {
                     if self.cur >= self.moves.len() {
@@ -381,7 +384,10 @@ impl<'a, L: MoveList> StagedPicker<'a, L> {
                     let best = self.best_in(self.cur, self.moves.len());
                     self.swap(self.cur, best);
                     self.cur += 1;
-                    return Some((self.moves[self.cur - 1], self.scores[self.cur - 1]));
+                    // The history alone: the board's terms order the moves but say nothing
+                    // of how the search should reduce them.
+                    let m = self.moves[self.cur - 1];
+                    return Some((m, ctx.score(pos, m)));
                 }
                 Stage::BadTactical => {
                     if self.cur >= self.bad_end {

@@ -65,10 +65,11 @@ fn a_parameter_set_as_an_option_changes_the_search() {
         .enumerate()
         .any(|(i, p)| own.get(i) != p.default);
     assert_eq!(explicit(&|i| PARAMS[i].default) != plain, tuned);
-    // Reductions ten times bolder search far fewer nodes at the same depth; reverse futility
-    // that never prunes searches more.
+    // The boldest reductions the ranges allow search clearly fewer nodes at the same depth
+    // (about three quarters since quiet moves are ordered by threats too: the moves reduced
+    // now come later in better-ordered lists); reverse futility that never prunes searches more.
     let bold = nodes_with(&["LmrBase=150", "LmrDivisor=100"]);
-    assert!(bold < plain * 3 / 4, "bold reductions {bold} vs {plain}");
+    assert!(bold < plain * 4 / 5, "bold reductions {bold} vs {plain}");
     let no_rfp = nodes_with(&["RfpMargin=250", "RfpDepth=1"]);
     assert_ne!(no_rfp, plain, "reverse futility margin");
 }

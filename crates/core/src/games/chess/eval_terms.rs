@@ -68,7 +68,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     }
 
     /// The squares a side's pawns attack.
-    fn pawn_attacks(&self, us: Color) -> Bitboard<W> {
+    pub(super) fn pawn_attacks(&self, us: Color) -> Bitboard<W> {
         let geo = &self.t.geo;
         let pawns = self.pawn_like() & self.ours(us) & geo.valid();
         let ahead = us.sign() as i8;
@@ -219,7 +219,13 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
     /// The squares a piece moves to or attacks, as far as the evaluation cares (`own`: the
     /// pieces of its side). The variant's own pieces answer through their rules, with the
     /// move generator's functions.
-    fn reach(&self, role: Role, sq: Square, occ: Bitboard<W>, own: Bitboard<W>) -> Bitboard<W> {
+    pub(super) fn reach(
+        &self,
+        role: Role,
+        sq: Square,
+        occ: Bitboard<W>,
+        own: Bitboard<W>,
+    ) -> Bitboard<W> {
         let t = self.t;
         match role {
             Role::Knight => t.knight.get(sq),

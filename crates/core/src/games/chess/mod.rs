@@ -11,6 +11,7 @@ mod movegen;
 pub mod nnue_features;
 mod piece;
 mod position;
+mod quiet_order;
 mod rules;
 mod san;
 mod see;
@@ -355,6 +356,10 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
             return Role::from_index(m.piece() as usize).index();
         }
         self.piece_at(m.from()).map_or(0, |p| p.role().index())
+    }
+
+    fn add_quiet_order(&self, moves: &[Move], scores: &mut [i32]) {
+        self.add_threat_order(moves, scores);
     }
 
     #[inline]
