@@ -66,8 +66,8 @@ fn a_parameter_set_as_an_option_changes_the_search() {
         .any(|(i, p)| own.get(i) != p.default);
     assert_eq!(explicit(&|i| PARAMS[i].default) != plain, tuned);
     // The boldest reductions the ranges allow search clearly fewer nodes at the same depth
-    // (about three quarters since quiet moves are ordered by threats too: the moves reduced
-    // now come later in better-ordered lists); reverse futility that never prunes searches more.
+    // (12,878 against 16,928 since quiet moves are ordered by threats too, a little over three
+    // quarters); reverse futility that never prunes searches more.
     let bold = nodes_with(&["LmrBase=150", "LmrDivisor=100"]);
     assert!(bold < plain * 4 / 5, "bold reductions {bold} vs {plain}");
     let no_rfp = nodes_with(&["RfpMargin=250", "RfpDepth=1"]);

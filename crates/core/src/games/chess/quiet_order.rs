@@ -92,7 +92,8 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
 #[cfg(test)]
 mod tests {
-    use crate::games::chess::Chess;
+    use super::PER_VALUE;
+    use crate::games::chess::{role_value, Chess, Role};
     use crate::games::{Game, Notation};
 
     /// The ordering terms of the named moves, from zero scores.
@@ -115,7 +116,7 @@ mod tests {
         // The knight on e4 is attacked by the pawn on d5; g5 is attacked by the pawn on h6.
         // Nothing attacks the rook, and a king move is never ordered by threats.
         let fen = "4k3/8/7p/3p4/4N3/8/8/R3K3 w - - 0 1";
-        let knight = 337 * 16;
+        let knight = role_value(Role::Knight) * PER_VALUE;
         assert_eq!(
             terms(fen, &["e4c3", "e4g5", "a1a2", "e1d1"]),
             [knight, -knight, 0, 0]
@@ -126,7 +127,7 @@ mod tests {
     fn a_rook_attacked_by_a_minor_piece_leaves_for_a_square_no_minor_attacks() {
         // The bishop on h8 attacks the rook on a1; a2 is safe, b2 is on the bishop's diagonal.
         let fen = "4k2b/8/8/8/8/8/8/R3K3 w - - 0 1";
-        let rook = 477 * 16;
+        let rook = role_value(Role::Rook) * PER_VALUE;
         assert_eq!(terms(fen, &["a1a2", "a1b1", "e1f1"]), [rook, rook, 0]);
         let fen = "4k3/8/8/8/8/8/6b1/R3K3 w - - 0 1";
         assert_eq!(terms(fen, &["a1a2", "a1b1"]), [0, 0]);
