@@ -336,6 +336,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
         self.pos.make_move(m);
+        self.tt.prefetch(self.pos.key());
         if let Some(stack) = &mut self.nnue {
             stack.moved(&self.pos, ply + 1);
         }
