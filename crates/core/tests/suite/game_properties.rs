@@ -1,8 +1,9 @@
 //! One property for every registered variant: random legal games from the start and from
 //! hand-picked middle games, checking after every make and every unmake that the position, its
 //! key (incremental == computed from scratch) and its FEN round-trip are as they should be, and
-//! that no legal move leaves the mover's own king attacked (in the games with check), and that
-//! the check a move gives is the one found from scratch and never denied by `may_give_check`.
+//! that no legal move leaves the mover's own king attacked (in the games with check), that
+//! the check a move gives is the one found from scratch and never denied by `may_give_check`,
+//! and that the tactical moves are the legal moves `is_tactical` accepts.
 //!
 //! A second property checks the NNUE's incremental update the same way: along random games
 //! with null moves, the accumulators updated from what each move reports
@@ -135,6 +136,19 @@ fn random_game<G: Game>(start: &G, picks: &[u16], fen_is_all: bool) -> Result<()
         let mut moves = G::Moves::default();
         p.legal_moves(&mut moves);
         let before = trail.last().unwrap();
+        // The tactical moves (a game may generate them by a generator of their own) are the
+        // legal moves that `is_tactical` accepts, no more and no fewer.
+        let mut tactical = G::Moves::default();
+        p.tactical_moves(&mut tactical);
+        let mut got: Vec<_> = tactical.iter().map(|m| m.to_bits()).collect();
+        let mut expected: Vec<_> = moves
+            .iter()
+            .filter(|&&m| p.is_tactical(m))
+            .map(|m| m.to_bits())
+            .collect();
+        got.sort_unstable();
+        expected.sort_unstable();
+        prop_assert_eq!(got, expected, "tactical moves in {}", before.fen);
         for &m in moves.iter() {
             let may_check = p.may_give_check(m);
             p.make_move(m);

@@ -211,6 +211,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     }
 
     #[inline]
+    fn tactical_moves(&self, out: &mut ChessMoves) {
+        R::generate_tactical(self, out)
+    }
+
+    #[inline]
     fn is_tactical(&self, m: Move) -> bool {
         self.is_capture_or_promotion(m)
     }

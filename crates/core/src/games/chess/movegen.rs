@@ -95,15 +95,38 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
 
     /// Appends every legal move of the side to move, found with pin masks.
     pub(crate) fn generate_by_pins(&self, out: &mut ChessMoves) {
+        self.generate_by_pins_of::<false>(out)
+    }
+
+    /// Appends the legal captures, promotions and en passant captures of the side to move,
+    /// found with pin masks, in the order [`Self::generate_by_pins`] gives them (so that a
+    /// search sees the same moves in the same order as when it filtered the legal moves).
+    /// Only for variants whose every capture lands on the captured piece (en passant aside)
+    /// and whose own pieces' generators honour the target they are given: see
+    /// `ChessRules::generate_tactical`.
+    pub(crate) fn generate_captures_by_pins(&self, out: &mut ChessMoves) {
+        self.generate_by_pins_of::<true>(out)
+    }
+
+    /// The generator by pins; with `CAPTURES` only the moves onto enemy pieces, pawn moves
+    /// onto the last rank and en passant.
+    #[inline(always)]
+    fn generate_by_pins_of<const CAPTURES: bool>(&self, out: &mut ChessMoves) {
         let t = self.t;
         let us = self.side;
         let occ = self.occupied();
         let ksq = self.king_square(us);
         let checkers = self.attackers_to(ksq, occ, !us);
         let capturable = self.capturable();
+        let enemies = self.ours(!us);
+        let king_target = if CAPTURES {
+            capturable & enemies
+        } else {
+            capturable
+        };
         // King steps, tested with the king lifted so it cannot hide behind itself.
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in t.king.get(ksq) & capturable {
+        for to in t.king.get(ksq) & king_target {
             if !self.is_attacked(to, occ_no_king, !us) {
                 out.push(Move::normal(ksq, to));
             }
@@ -118,11 +141,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             capturable & t.geo.valid()
         };
         let pinned = self.pinned(ksq);
-        self.generate_piece_moves(out, target, pinned, ksq);
-        self.generate_pawn_moves(out, target, pinned, ksq);
-        R::generate_more(self, out, target, checkers.any());
+        let piece_target = if CAPTURES { target & enemies } else { target };
+        self.generate_piece_moves(out, piece_target, pinned, ksq);
+        self.generate_pawn_moves::<CAPTURES>(out, target, pinned, ksq);
+        R::generate_more(self, out, piece_target, checkers.any());
 
-        if checkers.is_empty() && self.castling != 0 {
+        if !CAPTURES && checkers.is_empty() && self.castling != 0 {
             self.generate_castling(out, ksq);
         }
     }
@@ -181,7 +205,7 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
             out.push(Move::normal(ksq, to));
         }
         self.generate_piece_moves(out, target, Bitboard::EMPTY, ksq);
-        self.generate_pawn_moves(out, target, Bitboard::EMPTY, ksq);
+        self.generate_pawn_moves::<false>(out, target, Bitboard::EMPTY, ksq);
         R::generate_more(self, out, target, false);
     }
 
@@ -269,7 +293,10 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
     }
 
-    fn generate_pawn_moves(
+    /// Pawn moves onto `target`; with `CAPTURES` only captures, en passant and pushes onto
+    /// the last rank (promotions).
+    #[inline(always)]
+    fn generate_pawn_moves<const CAPTURES: bool>(
         &self,
         out: &mut ChessMoves,
         target: Bitboard<W>,
@@ -307,8 +334,12 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         };
 
         let single = geo.shift(pawns, fwd) & empty;
-        let double = geo.shift(single & third_rank, fwd) & empty & target;
-        for to in single & target {
+        let (single_target, double) = if CAPTURES {
+            (target & last_rank, Bitboard::EMPTY)
+        } else {
+            (target, geo.shift(single & third_rank, fwd) & empty & target)
+        };
+        for to in single & single_target {
             let from = back(to, 1);
             if !legal_for_pin(from, to) {
                 continue;
