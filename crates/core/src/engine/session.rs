@@ -499,7 +499,11 @@ impl<G: Game> Session for GameSession<G> {
             a.refresh(net, &features);
         }
         let bucket = self.pos.output_bucket(net.output_buckets());
-        Some(net.evaluate(&acc[0], &acc[1], bucket))
+        // As the search sees it (the game may scale the net's output).
+        Some(
+            self.pos
+                .scale_net_value(net.evaluate(&acc[0], &acc[1], bucket)),
+        )
     }
 
     fn search(

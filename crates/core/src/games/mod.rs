@@ -349,6 +349,14 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// baseline that evaluation is measured against (the `EvalMaterialOnly` option).
     fn material(&self) -> i32;
 
+    /// The net's value `v` as the search (and `eval`) should see it. The default leaves it
+    /// alone; orthodox chess scales it down the more material is on the board (see
+    /// `ChessRules::scale_net_value`).
+    #[inline]
+    fn scale_net_value(&self, v: i32) -> i32 {
+        v
+    }
+
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
 

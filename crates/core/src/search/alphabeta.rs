@@ -292,7 +292,9 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let pos = &self.pos;
         match &mut self.nnue {
-            Some(stack) => self.evals.get_or(pos.key(), || stack.evaluate(pos, ply)),
+            Some(stack) => self
+                .evals
+                .get_or(pos.key(), || pos.scale_net_value(stack.evaluate(pos, ply))),
             None => self.evals.get_or(pos.key(), || pos.evaluate()),
         }
     }

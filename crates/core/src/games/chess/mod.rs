@@ -340,6 +340,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         from_white(self.side, self.material_white())
     }
 
+    #[inline]
+    fn scale_net_value(&self, v: i32) -> i32 {
+        R::scale_net_value(self, v)
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
@@ -437,6 +442,22 @@ mod tests {
             pawn_moves += usize::from(touched);
         }
         assert!(pawn_moves > 0 && pawn_moves < moves.len());
+    }
+
+    #[test]
+    fn the_net_value_shrinks_with_the_material_in_orthodox_chess_only() {
+        let start: Chess = new_game("chess").unwrap();
+        // 16 pawns, 4 knights, 4 bishops, 4 rooks and 2 queens in Stockfish's weights.
+        let full = 16 * 534 + 4 * 781 + 4 * 825 + 4 * 1276 + 2 * 2538;
+        assert_eq!(start.scale_net_value(1000), 1000 * 77777 / (77777 + full));
+        assert_eq!(start.scale_net_value(-1000), -1000 * 77777 / (77777 + full));
+        let bare = start.with_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(bare.scale_net_value(1000), 1000);
+        let rook = start.with_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(rook.scale_net_value(1000), 1000 * 77777 / (77777 + 1276));
+        // The other chess-family games keep their nets' values.
+        let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
+        assert_eq!(swedish.scale_net_value(1000), 1000);
     }
 
     #[test]
