@@ -87,11 +87,13 @@ fn evaluate_from_scratch(net: &Network, pos: &Chess) -> i32 {
         a.refresh(net, &f);
         a
     };
-    net.evaluate(
+    // `eval` shows the value as the search sees it: scaled by the game's own rule (orthodox
+    // chess shrinks it with the material on the board; that rule has its own unit test).
+    pos.scale_net_value(net.evaluate(
         &acc(side),
         &acc(!side),
         pos.output_bucket(net.output_buckets()),
-    )
+    ))
 }
 
 /// The number in an `eval` line `... NNUE evaluation: N cp ...`.
