@@ -21,6 +21,24 @@ use crate::board::{Color, Square};
 use crate::nnue::NnueFeatures;
 
 /// A score from white's point of view turned to `side`'s.
+/// The tactical moves as the legal moves that `is_tactical` accepts: `Game::tactical_moves`'s
+/// default, also the fallback of a game that has a faster generator for some of its variants.
+#[inline]
+pub(crate) fn tactical_by_filter<G: Game>(pos: &G, out: &mut G::Moves) {
+    // Generate in place and compact, so no second list is copied around.
+    let start = out.len();
+    pos.legal_moves(out);
+    let mut kept = start;
+    for i in start..out.len() {
+        let m = out[i];
+        if pos.is_tactical(m) {
+            out[kept] = m;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
 pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
     if side == crate::board::Color::White {
         white_view
@@ -209,18 +227,7 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// Appends the legal moves that quiescence search should look at (captures, promotions and
     /// whatever the game counts as tactical).
     fn tactical_moves(&self, out: &mut Self::Moves) {
-        // Generate in place and compact, so no second list is copied around.
-        let start = out.len();
-        self.legal_moves(out);
-        let mut kept = start;
-        for i in start..out.len() {
-            let m = out[i];
-            if self.is_tactical(m) {
-                out[kept] = m;
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        tactical_by_filter(self, out)
     }
 
     /// True for captures, promotions and the game's other forcing moves.
