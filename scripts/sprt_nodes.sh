@@ -17,7 +17,8 @@ if [ $# -lt 6 ]; then
     sed -n '5,13p' "$0" >&2
     exit 2
 fi
-dir=$1 variant=$2 nodes=$3 new=$4 old=$5 seed=$6
+# The binaries by absolute path: the match runs inside DIR.
+dir=$1 variant=$2 nodes=$3 new=$(realpath "$4") old=$(realpath "$5") seed=$6
 elo0=${7:-0} elo1=${8:-5} prior=${9:-}
 mkdir -p "$dir"
 cd "$dir"

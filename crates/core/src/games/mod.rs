@@ -20,7 +20,6 @@ pub use notation::Notation;
 use crate::board::{Color, Square};
 use crate::nnue::NnueFeatures;
 
-/// A score from white's point of view turned to `side`'s.
 /// The tactical moves as the legal moves that `is_tactical` accepts: `Game::tactical_moves`'s
 /// default, also the fallback of a game that has a faster generator for some of its variants.
 #[inline]
@@ -39,6 +38,7 @@ pub(crate) fn tactical_by_filter<G: Game>(pos: &G, out: &mut G::Moves) {
     out.truncate(kept);
 }
 
+/// A score from white's point of view turned to `side`'s.
 pub(crate) fn from_white(side: crate::board::Color, white_view: i32) -> i32 {
     if side == crate::board::Color::White {
         white_view
