@@ -266,19 +266,21 @@ pub static VARIANTS: &[VariantInfo] = &[
         net: Some(include_bytes!("../../../../nets/chess.nnue")),
         shares_net_of: None,
         wdl_model: include_str!("../../../../nets/chess.wdl"),
-        // `cannonade spsa` with the round-4 net, 2,000 pairs at 10,000 nodes (docs/search.md,
-        // "Chess's margins"); passed its SPRT against the defaults at 15,000 nodes.
+        // `cannonade spsa` from the earlier tuned values, with the round-10 net and the net's
+        // value scaled by the material (`ChessRules::scale_net_value`), 2,000 pairs at 10,000
+        // nodes (docs/search.md, "Tuned values in use"); passed its SPRT against those values
+        // at 20,000 nodes.
         tuned_search: &[
-            ("RfpMargin", 92),
-            ("RazorBase", 183),
-            ("RazorMargin", 270),
-            ("NmpEvalDivisor", 167),
-            ("ProbCutMargin", 110),
-            ("FutilityBase", 86),
-            ("FutilityMargin", 144),
-            ("LmrDivisor", 170),
-            ("AspirationDelta", 27),
-            ("QsFutilityMargin", 218),
+            ("RfpMargin", 80),
+            ("RazorBase", 195),
+            ("RazorMargin", 248),
+            ("NmpEvalDivisor", 165),
+            ("ProbCutMargin", 140),
+            ("FutilityBase", 79),
+            ("FutilityMargin", 125),
+            ("LmrDivisor", 181),
+            ("AspirationDelta", 29),
+            ("QsFutilityMargin", 313),
         ],
         game_type: GameType::Chess,
     },
