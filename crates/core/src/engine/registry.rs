@@ -269,9 +269,8 @@ pub static VARIANTS: &[VariantInfo] = &[
         // `cannonade spsa` from the earlier tuned values, with the round-10 net and the net's
         // value scaled by the material (`ChessRules::scale_net_value`), 2,000 pairs at 10,000
         // nodes (docs/search.md, "Tuned values in use"); passed its SPRT against those values
-        // at 20,000 nodes.
+        // at 20,000 nodes. (`RfpMargin` came back to its default, 80.)
         tuned_search: &[
-            ("RfpMargin", 80),
             ("RazorBase", 195),
             ("RazorMargin", 248),
             ("NmpEvalDivisor", 165),
