@@ -1291,11 +1291,30 @@ impl<'a, G: Game> Worker<'a, G> {
             // The frames name the moves into this node only at the first quiescence ply.
             let keys = self.correction_keys(ply, qply == 0);
             stand_pat = self.corrected(raw, &keys);
-            if stand_pat >= beta {
-                return stand_pat;
+            // The table's bound is a better guess than the static value where it applies
+            // (as in the main search; Stockfish's quiescence does the same). Delta pruning
+            // below keeps the static value: it asks what a capture adds to the position.
+            let floor = match tte {
+                Some(e) => {
+                    let s = score_from_tt(e.score, ply);
+                    let applies = match e.bound {
+                        Bound::Lower => s > stand_pat,
+                        Bound::Upper => s < stand_pat,
+                        Bound::Exact => false,
+                    };
+                    if applies && s.abs() < MATE_BOUND {
+                        s
+                    } else {
+                        stand_pat
+                    }
+                }
+                None => stand_pat,
+            };
+            if floor >= beta {
+                return floor;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(floor);
+            best = floor;
             self.pos.tactical_moves(&mut moves);
         }
         let orig_alpha = alpha;
