@@ -99,6 +99,17 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// A static value refined by the table's bound where the bound says more: a lower bound above
+/// it or an upper bound below it (an exact entry is not used here: quiescence has already
+/// returned it, and the main search keeps the static value at a PV node).
+fn refine_by_bound(value: i32, bound: Bound, tt_score: i32) -> i32 {
+    match bound {
+        Bound::Lower if tt_score > value => tt_score,
+        Bound::Upper if tt_score < value => tt_score,
+        _ => value,
+    }
+}
+
 fn score_from_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s - ply as i32
@@ -855,11 +866,7 @@ impl<'a, G: Game> Worker<'a, G> {
             static_value = self.corrected(raw_eval, &ckeys);
             let e = static_value;
             // The table's bound is a better guess than the static value where it applies.
-            match tte {
-                Some(t) if t.bound == Bound::Lower && tt_score > e => tt_score,
-                Some(t) if t.bound == Bound::Upper && tt_score < e => tt_score,
-                _ => e,
-            }
+            tte.map_or(e, |t| refine_by_bound(e, t.bound, tt_score))
         } else {
             self.frames[ply].eval
         };
@@ -1294,22 +1301,14 @@ impl<'a, G: Game> Worker<'a, G> {
             // The table's bound is a better guess than the static value where it applies
             // (as in the main search; Stockfish's quiescence does the same). Delta pruning
             // below keeps the static value: it asks what a capture adds to the position.
-            let floor = match tte {
-                Some(e) => {
-                    let s = score_from_tt(e.score, ply);
-                    let applies = match e.bound {
-                        Bound::Lower => s > stand_pat,
-                        Bound::Upper => s < stand_pat,
-                        Bound::Exact => false,
-                    };
-                    if applies && s.abs() < MATE_BOUND {
-                        s
-                    } else {
-                        stand_pat
-                    }
+            let floor = tte.map_or(stand_pat, |e| {
+                let s = score_from_tt(e.score, ply);
+                if s.abs() < MATE_BOUND {
+                    refine_by_bound(stand_pat, e.bound, s)
+                } else {
+                    stand_pat
                 }
-                None => stand_pat,
-            };
+            });
             if floor >= beta {
                 return floor;
             }
