@@ -15,6 +15,7 @@
 mod alphabeta;
 mod correction;
 mod eval_cache;
+mod huge_pages;
 pub mod limits;
 mod nnue_stack;
 pub mod ordering;

@@ -113,8 +113,11 @@ impl Default for ContinuationHistory {
         // About 19 MB of zeros, which the allocator gets as fresh zeroed pages: only the rows a
         // search touches cost anything.
         let len = (PIECE_TO + 1) * PIECE_TO;
+        let table = vec![0i16; len];
+        // Two random rows a quiet move: huge pages spare the address translation.
+        super::huge_pages::advise(table.as_ptr().cast(), std::mem::size_of_val(&table[..]));
         ContinuationHistory {
-            table: vec![0; len],
+            table,
             dirty: vec![0; len.div_ceil(CONT_CHUNK).div_ceil(64)],
         }
     }

@@ -98,6 +98,8 @@ fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
         if ptr.is_null() {
             return None;
         }
+        // Every probe lands on a random cache line: huge pages spare the address translation.
+        super::huge_pages::advise(ptr.cast_const().cast(), layout.size());
         Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
             ptr, count,
         )))
