@@ -253,6 +253,17 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
     /// The same key computed from scratch; for tests of the incremental update.
     fn compute_key(&self) -> u64;
 
+    /// A guess at [`Game::key`] after `m`, made before `m` is played, so that the search can
+    /// ask for the child's table bucket while the move is being made (Stockfish's
+    /// `key_after`). Only a prefetch hint: it may leave out what is costly to foresee
+    /// (castling rights, an en-passant square, a variant's own moves). `None` where the game
+    /// gives none.
+    #[inline]
+    fn key_after_hint(&self, m: Move) -> Option<u64> {
+        let _ = m;
+        None
+    }
+
     /// A key of the position's slow-changing skeleton (the pawns of each side, in the games
     /// that have them), which the search uses to correct its static evaluation by what earlier
     /// searches found in positions with the same skeleton: an evaluation that misjudges a pawn

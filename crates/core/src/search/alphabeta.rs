@@ -348,8 +348,17 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Plays `m` from `ply`, noting for the net what it changed.
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
+        // The child's bucket is asked for before the move is made where the game can foresee
+        // its key, so that the memory read overlaps the make as well; again after it where the
+        // guess was wrong (a prefetch of a line already on its way costs nothing).
+        let hint = self.pos.key_after_hint(m);
+        if let Some(k) = hint {
+            self.tt.prefetch(k);
+        }
         self.pos.make_move(m);
-        self.tt.prefetch(self.pos.key());
+        if hint != Some(self.pos.key()) {
+            self.tt.prefetch(self.pos.key());
+        }
         if let Some(stack) = &mut self.nnue {
             stack.moved(&self.pos, ply + 1);
         }

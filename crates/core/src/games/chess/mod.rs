@@ -280,6 +280,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         self.key
     }
 
+    #[inline]
+    fn key_after_hint(&self, m: Move) -> Option<u64> {
+        ChessPosition::key_after_hint(self, m)
+    }
+
     fn compute_key(&self) -> u64 {
         ChessPosition::compute_key(self)
     }
@@ -407,6 +412,54 @@ mod tests {
         let (white, black) = (count(&start, Color::White), count(&start, Color::Black));
         assert_eq!(white, black, "{name}");
         white
+    }
+
+    /// The prefetch hint is the real key after every ordinary move and promotion that leaves
+    /// the castling rights alone and opens no en-passant capture, along random games and in
+    /// positions with captures, promotions, rights and an en-passant square.
+    #[test]
+    fn the_key_hint_is_the_key_after_the_move_where_it_foresees_everything() {
+        use crate::board::zobrist::SplitMix64;
+        let start: Chess = new_game("chess").unwrap();
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let mut rng = SplitMix64::new(64);
+        let (mut checked, mut normal) = (0, 0);
+        for fen in fens {
+            let mut pos = start.with_fen(fen).unwrap();
+            for _ply in 0..40 {
+                let mut moves = ChessMoves::new();
+                pos.generate_legal(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let hint = pos.key_after_hint(m);
+                    if matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
+                        normal += 1;
+                        assert!(hint.is_some(), "{fen}: {m:?}");
+                    }
+                    let Some(k) = hint else { continue };
+                    let rights = pos.castling;
+                    pos.make_move(m);
+                    if pos.castling == rights && pos.ep.is_none() {
+                        assert_eq!(k, pos.key(), "{fen}: {m:?}");
+                        checked += 1;
+                    }
+                    pos.unmake_move();
+                }
+                let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                pos.make_move(m);
+            }
+        }
+        assert!(
+            checked > 1000 && checked * 10 > normal * 8,
+            "{checked} of {normal}"
+        );
     }
 
     #[test]

@@ -346,6 +346,41 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         }
     }
 
+    /// The key after `m` for an ordinary move or a promotion, worked out before it is made;
+    /// castling rights and a new en-passant square are left out (see
+    /// [`crate::games::Game::key_after_hint`]).
+    #[inline]
+    pub(crate) fn key_after_hint(&self, m: Move) -> Option<u64> {
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
+            return None;
+        }
+        let (from, to) = (m.from(), m.to());
+        let code = self.board[from.index()];
+        if code == EMPTY {
+            return None;
+        }
+        let keys = &self.t.keys;
+        let p = Piece::from_code(code);
+        let role = if m.kind() == MoveKind::Promotion {
+            Role::from_index(m.piece() as usize)
+        } else {
+            p.role()
+        };
+        let mut key = self.key
+            ^ keys.side
+            ^ keys.piece(p.color(), p.role(), from)
+            ^ keys.piece(p.color(), role, to);
+        let victim = self.board[to.index()];
+        if victim != EMPTY {
+            let v = Piece::from_code(victim);
+            key ^= keys.piece(v.color(), v.role(), to);
+        }
+        if let Some(ep) = self.ep {
+            key ^= keys.en_passant[self.t.geo.file_of(ep)];
+        }
+        Some(key)
+    }
+
     pub fn make(&mut self, m: Move) {
         let t = self.t;
         let us = self.side;
