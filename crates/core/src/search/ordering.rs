@@ -110,8 +110,8 @@ const CONT_CHUNK: usize = 64;
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
-        // About 19 MB of zeros, which the allocator gets as fresh zeroed pages: only the rows a
-        // search touches cost anything.
+        // About 19 MB of zeros, which the allocator gets as fresh zeroed pages: only the pages
+        // (2 MB each on Linux) holding rows a search touches cost anything.
         let len = (PIECE_TO + 1) * PIECE_TO;
         let table = vec![0i16; len];
         // Two random rows a quiet move: huge pages spare the address translation.

@@ -83,7 +83,8 @@ pub struct TranspositionTable {
 
 /// `count` zeroed slots, or `None` when the memory cannot be had. The memory comes from the
 /// allocator already zeroed (for a large table: fresh pages from the operating system), so a
-/// table of any size is ready at once and becomes resident only as the search writes to it.
+/// table of any size is ready at once and becomes resident only as the search writes to it
+/// (on Linux 2 MB at a time: [`super::huge_pages`]).
 #[allow(unsafe_code)]
 fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
     if count == 0 {
