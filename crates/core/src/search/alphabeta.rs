@@ -1140,7 +1140,7 @@ impl<'a, G: Game> Worker<'a, G> {
                             r += 1;
                         }
                         if cut {
-                            r += 1;
+                            r += p.lmr_cut_node;
                         }
                         if m == killers[0] || m == killers[1] || m == counter {
                             r -= 1;

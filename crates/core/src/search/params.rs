@@ -103,6 +103,7 @@ search_params! {
     LmrBase lmr_base: 50, 0..=150, 7; "late-move reductions: constant term, in hundredths of a ply";
     LmrDivisor lmr_divisor: 200, 100..=400, 15; "late-move reductions: ln(depth)*ln(moves) divided by this, in hundredths";
     LmrHistoryDivisor lmr_history_divisor: 8192, 2048..=32768, 1200; "late-move reductions: one ply less per this much history";
+    LmrCutNode lmr_cut_node: 1, 0..=3, 1; "late-move reductions: plies more for a quiet move at an expected cut node";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
