@@ -1111,7 +1111,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.frames[ply].double_extensions + u8::from(ext >= 2);
             self.make(m, ply);
             let gives_check = self.pos.in_check();
-            if ext == 0 && gives_check && ply < 2 * self.root_depth as usize {
+            if ext == 0
+                && gives_check
+                && depth >= p.check_extension_depth
+                && ply < 2 * self.root_depth as usize
+            {
                 // Only a check that does not lose material is worth a deeper look; a piece
                 // thrown away to give check (a cheap drop or a sacrifice) is searched normally.
                 self.pos.unmake_move();
