@@ -78,6 +78,9 @@ impl Default for Frame {
     }
 }
 
+/// The root score (centipawns) at which optimism is half its largest (`Worker::set_optimism`).
+const OPTIMISM_HALF: i32 = 25;
+
 /// The score of a finished game, `ply` plies below the root, for the side to move.
 fn outcome_score(o: Outcome, ply: usize) -> i32 {
     match o {
@@ -228,6 +231,9 @@ pub struct Worker<'a, G: Game> {
     /// The search was asked for a mate (`go mate N`): the node-level pruning that trusts the
     /// static value or a pass is off (see `search`).
     mate_search: bool,
+    /// Added to every static value, by side to move (`Color::index`): the root side's
+    /// optimism and its opposite (see `set_optimism`).
+    optimism: [i32; 2],
 }
 
 impl<G: Game> Drop for Worker<'_, G> {
@@ -283,6 +289,7 @@ impl<'a, G: Game> Worker<'a, G> {
             last_best: None,
             scores: Vec::new(),
             mate_search: false,
+            optimism: [0; 2],
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -302,12 +309,34 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.pos.material();
         }
         let pos = &self.pos;
-        match &mut self.nnue {
+        let v = match &mut self.nnue {
             Some(stack) => self
                 .evals
                 .get_or(pos.key(), || pos.scale_net_value(stack.evaluate(pos, ply))),
             None => self.evals.get_or(pos.key(), || pos.evaluate()),
+        };
+        let o = self.optimism[pos.side_to_move().index()];
+        if o == 0 {
+            v
+        } else {
+            (v + o).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         }
+    }
+
+    /// Stockfish's optimism: the side that stands better at the root values every position a
+    /// little higher than its evaluation says (and the other side lower), by up to
+    /// `Optimism` centipawns as the root score `root` grows, so that it prefers keeping the
+    /// game going to a draw and prunes less of its own chances; 0 turns it off.
+    fn set_optimism(&mut self, root: i32) {
+        let k = self.params.optimism;
+        let o = if k == 0 || root.abs() >= MATE_BOUND {
+            0
+        } else {
+            k * root / (root.abs() + OPTIMISM_HALF)
+        };
+        let us = self.pos.side_to_move();
+        self.optimism[us.index()] = o;
+        self.optimism[(!us).index()] = -o;
     }
 
     /// `raw`, a static value of the current position, corrected by what earlier searches
@@ -671,6 +700,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// it when the score falls outside.
     fn aspiration(&mut self, depth: i32, pv_idx: usize, report: &mut dyn FnMut(PvInfo<Move>)) {
         let prev = self.root_moves[pv_idx].prev_score;
+        self.set_optimism(prev);
         let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
@@ -1025,6 +1055,14 @@ impl<'a, G: Game> Worker<'a, G> {
             let tactical = self.pos.is_tactical(m);
             // Depth after a late-move reduction, for the pruning decisions below.
             let lmr_depth = (depth - 1 - self.reductions.get(depth, searched + 1)).max(0);
+            // The depth futility and the exchange test judge a quiet move at: moved by its
+            // history where `PruneHistoryDivisor` is set (Stockfish's), so that a move with a
+            // good record is pruned later and one with a bad record sooner.
+            let prune_depth = if !tactical && p.prune_history_divisor > 0 {
+                (lmr_depth + quiet_score / p.prune_history_divisor).max(0)
+            } else {
+                lmr_depth
+            };
             // Singular extension: when the table move is much better than every other move
             // (a search without it fails low by a margin), it is searched deeper; when even
             // without it the node fails high, the node is cut at once (multi-cut).
@@ -1075,9 +1113,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 && !tactical
                 && best > -MATE_BOUND
                 && (depth <= 8 && searched as i32 >= lmp_limit
-                    || lmr_depth <= p.futility_depth
+                    || prune_depth <= p.futility_depth
                         && alpha < MATE_BOUND
-                        && eval + p.futility_base + p.futility_margin * lmr_depth <= alpha
+                        && eval + p.futility_base + p.futility_margin * prune_depth <= alpha
                     || lmr_depth <= p.history_prune_depth
                         && quiet_score < -p.history_prune_margin * depth)
             {
@@ -1097,9 +1135,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 let margin = if tactical {
                     -p.see_capture_margin * depth
                 } else {
-                    -p.see_quiet_margin * lmr_depth * lmr_depth
+                    -p.see_quiet_margin * prune_depth * prune_depth
                 };
-                if (tactical && depth <= 6 || !tactical && lmr_depth <= 7)
+                if (tactical && depth <= 6 || !tactical && prune_depth <= 7)
                     && !self.pos.see_ge(m, margin)
                 {
                     continue;

@@ -97,6 +97,7 @@ search_params! {
     FutilityMargin futility_margin: 120, 30..=300, 12; "late-move futility: margin per ply of reduced depth";
     FutilityDepth futility_depth: 6, 1..=12, 1; "late-move futility: deepest reduced depth it prunes";
     HistoryPruneMargin history_prune_margin: 3000, 500..=8000, 350; "history pruning: history below minus this per ply prunes";
+    PruneHistoryDivisor prune_history_divisor: 0, 0..=16384, 800; "futility and exchange pruning: a quiet move judged one reduced ply deeper per this much history (0: off)";
     HistoryPruneDepth history_prune_depth: 3, 1..=6, 1; "history pruning: deepest reduced depth it prunes";
     SeeCaptureMargin see_capture_margin: 100, 20..=300, 12; "SEE pruning: material a capture may lose per ply";
     SeeQuietMargin see_quiet_margin: 25, 5..=80, 4; "SEE pruning: material a quiet move may lose per reduced ply squared";
@@ -107,6 +108,7 @@ search_params! {
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
+    Optimism optimism: 0, 0..=100, 5; "optimism: most a side that leads at the root adds to its static values (0: off)";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
