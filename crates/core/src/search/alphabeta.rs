@@ -65,6 +65,8 @@ struct Frame {
     /// Double extensions on the line from the root to this ply: each adds a ply, and without a
     /// bound a line of them would never reach the horizon.
     double_extensions: u8,
+    /// The history score of the quiet move played from this ply (0 for any other move).
+    stat: i32,
 }
 
 impl Default for Frame {
@@ -74,6 +76,7 @@ impl Default for Frame {
             piece_to: PieceTo::NONE,
             excluded: Move::NONE,
             double_extensions: 0,
+            stat: 0,
         }
     }
 }
@@ -757,6 +760,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.frames[0].piece_to = PieceTo::new(&self.pos, m);
+            self.frames[0].stat = 0;
             self.make(m, 0);
             let ext = i32::from(self.pos.in_check());
             let new_depth = depth - 1 + ext;
@@ -924,8 +928,17 @@ impl<'a, G: Game> Worker<'a, G> {
         // because quiescence has no quiet checks to correct a shallow bound.
         let prune = !self.mate_search;
         if prune && !pv && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
-            // Reverse futility: far enough above beta that a shallow search will not fall.
-            if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+            // Reverse futility: far enough above beta that a shallow search will not fall. With
+            // `RfpHistoryDivisor` set, the margin grows with the history of the opponent's
+            // quiet move into this node (a move that has often worked is less likely to have
+            // left us this well off) and shrinks with a bad one (Stockfish's).
+            let rfp_history = if p.rfp_history_divisor > 0 {
+                self.frames[ply - 1].stat / p.rfp_history_divisor
+            } else {
+                0
+            };
+            if depth <= p.rfp_depth
+                && eval - p.rfp_margin * (depth - i32::from(improving)) - rfp_history >= beta
             {
                 return eval;
             }
@@ -951,6 +964,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     + depth / p.nmp_depth_divisor
                     + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.frames[ply].piece_to = PieceTo::NONE;
+                self.frames[ply].stat = 0;
                 self.make_null(ply);
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
                 self.pos.unmake_null_move();
@@ -982,6 +996,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 }
                 self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
+                self.frames[ply].stat = 0;
                 self.make(m, ply);
                 let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta && !self.stopped {
@@ -1145,6 +1160,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let piece_to = PieceTo::new(&self.pos, m);
             self.frames[ply].piece_to = piece_to;
+            self.frames[ply].stat = if tactical { 0 } else { quiet_score };
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(ext >= 2);
             self.make(m, ply);

@@ -84,6 +84,7 @@ macro_rules! search_params {
 search_params! {
     RfpMargin rfp_margin: 80, 20..=250, 10; "reverse futility: margin per ply of depth";
     RfpDepth rfp_depth: 7, 1..=12, 1; "reverse futility: deepest node it prunes";
+    RfpHistoryDivisor rfp_history_divisor: 0, 0..=2000, 60; "reverse futility: one more centipawn of margin per this much history of the opponent's quiet move into the node (0: off)";
     RazorBase razor_base: 200, 0..=600, 30; "razoring: margin at depth 0";
     RazorMargin razor_margin: 250, 50..=600, 25; "razoring: margin per ply of depth";
     RazorDepth razor_depth: 3, 1..=6, 1; "razoring: deepest node it tries";
