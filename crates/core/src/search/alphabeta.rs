@@ -81,9 +81,6 @@ impl Default for Frame {
     }
 }
 
-/// The root score (centipawns) at which optimism is half its largest (`Worker::set_optimism`).
-const OPTIMISM_HALF: i32 = 25;
-
 /// The score of a finished game, `ply` plies below the root, for the side to move.
 fn outcome_score(o: Outcome, ply: usize) -> i32 {
     match o {
@@ -234,9 +231,6 @@ pub struct Worker<'a, G: Game> {
     /// The search was asked for a mate (`go mate N`): the node-level pruning that trusts the
     /// static value or a pass is off (see `search`).
     mate_search: bool,
-    /// Added to every static value, by side to move (`Color::index`): the root side's
-    /// optimism and its opposite (see `set_optimism`).
-    optimism: [i32; 2],
 }
 
 impl<G: Game> Drop for Worker<'_, G> {
@@ -292,7 +286,6 @@ impl<'a, G: Game> Worker<'a, G> {
             last_best: None,
             scores: Vec::new(),
             mate_search: false,
-            optimism: [0; 2],
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -312,34 +305,12 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.pos.material();
         }
         let pos = &self.pos;
-        let v = match &mut self.nnue {
+        match &mut self.nnue {
             Some(stack) => self
                 .evals
                 .get_or(pos.key(), || pos.scale_net_value(stack.evaluate(pos, ply))),
             None => self.evals.get_or(pos.key(), || pos.evaluate()),
-        };
-        let o = self.optimism[pos.side_to_move().index()];
-        if o == 0 {
-            v
-        } else {
-            (v + o).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         }
-    }
-
-    /// Stockfish's optimism: the side that stands better at the root values every position a
-    /// little higher than its evaluation says (and the other side lower), by up to
-    /// `Optimism` centipawns as the root score `root` grows, so that it prefers keeping the
-    /// game going to a draw and prunes less of its own chances; 0 turns it off.
-    fn set_optimism(&mut self, root: i32) {
-        let k = self.params.optimism;
-        let o = if k == 0 || root.abs() >= MATE_BOUND {
-            0
-        } else {
-            k * root / (root.abs() + OPTIMISM_HALF)
-        };
-        let us = self.pos.side_to_move();
-        self.optimism[us.index()] = o;
-        self.optimism[(!us).index()] = -o;
     }
 
     /// `raw`, a static value of the current position, corrected by what earlier searches
@@ -703,7 +674,6 @@ impl<'a, G: Game> Worker<'a, G> {
     /// it when the score falls outside.
     fn aspiration(&mut self, depth: i32, pv_idx: usize, report: &mut dyn FnMut(PvInfo<Move>)) {
         let prev = self.root_moves[pv_idx].prev_score;
-        self.set_optimism(prev);
         let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))

@@ -109,7 +109,6 @@ search_params! {
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
-    Optimism optimism: 0, 0..=100, 5; "optimism: most a side that leads at the root adds to its static values (0: off)";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
