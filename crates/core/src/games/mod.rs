@@ -375,6 +375,16 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         v
     }
 
+    /// A static value `v` (the side to move's) scaled toward 0 where the game knows the
+    /// material left rarely or never wins, whatever an evaluation says: orthodox chess's
+    /// pawnless endings with little more than a minor piece ahead (see
+    /// `ChessRules::scale_toward_draw`). The default leaves it alone. The search applies it
+    /// only with `EndgameScale` set (docs/search.md), until games decide.
+    #[inline]
+    fn scale_toward_draw(&self, v: i32) -> i32 {
+        v
+    }
+
     /// A rough value of what the move captures, for move ordering (0 for none).
     fn capture_value(&self, m: Move) -> i32;
 

@@ -305,11 +305,19 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.pos.material();
         }
         let pos = &self.pos;
+        let toward_draw = self.params.endgame_scale != 0;
+        let scaled = |v: i32| {
+            if toward_draw {
+                pos.scale_toward_draw(v)
+            } else {
+                v
+            }
+        };
         match &mut self.nnue {
-            Some(stack) => self
-                .evals
-                .get_or(pos.key(), || pos.scale_net_value(stack.evaluate(pos, ply))),
-            None => self.evals.get_or(pos.key(), || pos.evaluate()),
+            Some(stack) => self.evals.get_or(pos.key(), || {
+                scaled(pos.scale_net_value(stack.evaluate(pos, ply)))
+            }),
+            None => self.evals.get_or(pos.key(), || scaled(pos.evaluate())),
         }
     }
 

@@ -350,6 +350,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         R::scale_net_value(self, v)
     }
 
+    #[inline]
+    fn scale_toward_draw(&self, v: i32) -> i32 {
+        R::scale_toward_draw(self, v)
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
@@ -511,6 +516,40 @@ mod tests {
         // The other chess-family games keep their nets' values.
         let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
         assert_eq!(swedish.scale_net_value(1000), 1000);
+    }
+
+    #[test]
+    fn the_endings_a_classical_evaluation_knows_as_drawn_scale_toward_0_in_orthodox_chess() {
+        let start: Chess = new_game("chess").unwrap();
+        let scaled = |fen: &str, v: i32| start.with_fen(fen).unwrap().scale_toward_draw(v);
+        // Rook against bishop or knight: 4/64, whichever side is to move and ahead.
+        assert_eq!(scaled("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1", 640), 40);
+        assert_eq!(scaled("4k3/8/8/3n4/8/8/8/R3K3 b - - 0 1", -640), -40);
+        // Rook and bishop against rook: 14/64.
+        assert_eq!(scaled("r3k3/8/8/8/8/8/8/RB2K3 w - - 0 1", 640), 140);
+        // A lone minor piece, even against pawns, and two knights against a bare king: 0.
+        assert_eq!(scaled("4k3/5p2/8/8/8/8/8/1B2K3 w - - 0 1", 300), 0);
+        assert_eq!(scaled("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", 900), 0);
+        // Two knights against a pawn can win; two bishops win; a rook and pawn against a
+        // bishop, or a queen against a rook, are not the rule's: left alone.
+        assert_eq!(scaled("4k3/8/8/8/4p3/8/8/1NN1K3 w - - 0 1", 900), 900);
+        assert_eq!(scaled("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1", 900), 900);
+        assert_eq!(scaled("4k3/8/8/3b4/8/8/P7/R3K3 w - - 0 1", 640), 640);
+        assert_eq!(scaled("4k3/8/8/3r4/8/8/8/Q3K3 w - - 0 1", 640), 640);
+        // The side the value favours is the stronger one: black, a rook behind but better
+        // by the value, keeps it, having a pawn.
+        assert_eq!(scaled("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", -200), -200);
+        // A rook's pawn and the bishop that cannot cover its promotion square, the other
+        // king in the corner: 0, for either colour; the other bishop, or the king away from
+        // the corner, or a pawn for the defender: left alone.
+        assert_eq!(scaled("1k6/8/8/8/8/8/P7/2B1K3 w - - 0 1", 900), 0);
+        assert_eq!(scaled("4kb2/7p/8/8/8/8/8/6K1 b - - 0 1", 700), 0);
+        assert_eq!(scaled("1k6/8/8/8/8/8/P7/1B2K3 w - - 0 1", 900), 900);
+        assert_eq!(scaled("7k/8/8/8/8/8/P7/2B1K3 w - - 0 1", 900), 900);
+        assert_eq!(scaled("1k6/8/8/8/8/4p3/P7/2B1K3 w - - 0 1", 900), 900);
+        // The other chess-family games keep their values.
+        let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
+        assert_eq!(swedish.scale_toward_draw(640), 640);
     }
 
     #[test]

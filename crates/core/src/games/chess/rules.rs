@@ -283,6 +283,14 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
         v
     }
 
+    /// `v` (the side to move's value) scaled toward a draw where the game knows the material
+    /// left rarely wins whatever the net says (see `Game::scale_toward_draw`): unchanged unless
+    /// the variant says otherwise.
+    #[inline(always)]
+    fn scale_toward_draw<W: BitWord>(_pos: &ChessPosition<W, Self>, v: i32) -> i32 {
+        v
+    }
+
     /// Material from white's point of view that is not a piece on a square (a reserve).
     #[inline(always)]
     fn material_extra<W: BitWord>(_pos: &ChessPosition<W, Self>) -> i32 {
@@ -295,6 +303,40 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     fn evaluate_extra<W: BitWord>(_pos: &ChessPosition<W, Self>) -> (Tapered, i32) {
         (Tapered::default(), 0)
     }
+}
+
+/// Whether `strong`, with a bishop and pawns and nothing else, cannot win because every pawn
+/// is on one rook's file, the bishop cannot cover the promotion square, and the other king
+/// (its side without pawns) holds that corner. Orthodox chess's board only (8 x 8).
+fn wrong_bishop_fortress<W: BitWord, R: ChessRules>(
+    pos: &ChessPosition<W, R>,
+    strong: Color,
+) -> bool {
+    let (files, ranks) = (pos.variant.files, pos.variant.ranks);
+    let bishops = pos.pieces(strong, Role::Bishop);
+    let others = pos.ours(strong) & !bishops & !pos.pieces(strong, Role::Pawn);
+    if bishops.is_empty() || others != pos.pieces(strong, Role::King) {
+        return false;
+    }
+    if !pos.pieces(!strong, Role::Pawn).is_empty() {
+        return false;
+    }
+    let file_rank = |sq: Square| (sq.index() % files, sq.index() / files);
+    let mut pawns = pos.pieces(strong, Role::Pawn).squares();
+    let first = file_rank(pawns.next().expect("the caller checked for pawns")).0;
+    if (first != 0 && first != files - 1) || pawns.any(|sq| file_rank(sq).0 != first) {
+        return false;
+    }
+    let last_rank = if strong == Color::White { ranks - 1 } else { 0 };
+    let corner_colour = (first + last_rank) % 2;
+    if bishops.squares().any(|sq| {
+        let (f, r) = file_rank(sq);
+        (f + r) % 2 == corner_colour
+    }) {
+        return false;
+    }
+    let (kf, kr) = file_rank(pos.king_square(!strong));
+    kf.abs_diff(first) <= 1 && kr.abs_diff(last_rank) <= 1
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
@@ -359,6 +401,59 @@ impl ChessRules for Orthodox {
             + 1276 * count(Role::Rook)
             + 2538 * count(Role::Queen);
         (i64::from(v) * i64::from(MATERIAL_SCALE) / i64::from(MATERIAL_SCALE + material)) as i32
+    }
+
+    /// The pawnless endings a classical chess evaluation knows as drawn or nearly so, judged
+    /// for the side `v` favours (the stronger side), its pieces and the other side's weighed
+    /// in `scale_net_value`'s weights (a knight 781, bishop 825, rook 1276, queen 2538):
+    ///
+    /// - no pawns and at most a bishop's worth ahead: with less than a rook (a lone minor
+    ///   piece: no mate can be forced) the value is 0; against at most a minor piece (rook
+    ///   against bishop or knight) 4/64 of it; against more (rook and bishop against rook,
+    ///   queen against rook and minor) 14/64;
+    /// - two knights and no pawns against a bare king: 0 (no mate can be forced);
+    /// - a bishop and pawns all on one rook's file, the bishop not of the colour of the
+    ///   pawns' promotion square, the other king next to that square or on it, the other side
+    ///   without pawns: 0 (the king cannot be driven out of the corner).
+    ///
+    /// The weaker side's pawns do not matter: they can only help it. Our chess net scores rook
+    /// against bishop about +370 and two knights against a king +1,250 (docs/nnue.md), as
+    /// much as a won ending: its data holds few such endings.
+    fn scale_toward_draw<W: BitWord>(pos: &ChessPosition<W, Self>, v: i32) -> i32 {
+        let strong = if v > 0 { pos.side } else { !pos.side };
+        if v == 0 {
+            return v;
+        }
+        if !pos.pieces(strong, Role::Pawn).is_empty() {
+            return if wrong_bishop_fortress(pos, strong) {
+                0
+            } else {
+                v
+            };
+        }
+        let count = |c: Color, r: Role| pos.pieces(c, r).count() as i32;
+        let pieces = |c: Color| {
+            781 * count(c, Role::Knight)
+                + 825 * count(c, Role::Bishop)
+                + 1276 * count(c, Role::Rook)
+                + 2538 * count(c, Role::Queen)
+        };
+        let (ours, theirs) = (pieces(strong), pieces(!strong));
+        if ours - theirs <= 825 {
+            let per64 = if ours < 1276 {
+                0
+            } else if theirs <= 825 {
+                4
+            } else {
+                14
+            };
+            return v * per64 / 64;
+        }
+        let bare = (pos.ours(!strong) & !pos.role_bb(Role::King)).is_empty();
+        if bare && ours == 2 * 781 && count(strong, Role::Knight) == 2 {
+            return 0;
+        }
+        v
     }
 
     #[inline(always)]
