@@ -307,12 +307,12 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
 
 /// Whether `strong`, with a bishop and pawns and nothing else, cannot win because every pawn
 /// is on one rook's file, the bishop cannot cover the promotion square, and the other king
-/// (its side without pawns) holds that corner. Orthodox chess's board only (8 x 8).
+/// (its side without pawns) holds that corner.
 fn wrong_bishop_fortress<W: BitWord, R: ChessRules>(
     pos: &ChessPosition<W, R>,
     strong: Color,
 ) -> bool {
-    let (files, ranks) = (pos.variant.files, pos.variant.ranks);
+    let geo = &pos.t.geo;
     let bishops = pos.pieces(strong, Role::Bishop);
     let others = pos.ours(strong) & !bishops & !pos.pieces(strong, Role::Pawn);
     if bishops.is_empty() || others != pos.pieces(strong, Role::King) {
@@ -321,22 +321,27 @@ fn wrong_bishop_fortress<W: BitWord, R: ChessRules>(
     if !pos.pieces(!strong, Role::Pawn).is_empty() {
         return false;
     }
-    let file_rank = |sq: Square| (sq.index() % files, sq.index() / files);
-    let mut pawns = pos.pieces(strong, Role::Pawn).squares();
-    let first = file_rank(pawns.next().expect("the caller checked for pawns")).0;
-    if (first != 0 && first != files - 1) || pawns.any(|sq| file_rank(sq).0 != first) {
+    let pawns = pos.pieces(strong, Role::Pawn);
+    let Some(file) = [0, geo.files() - 1]
+        .into_iter()
+        .find(|&f| (pawns & !geo.file_mask(f)).is_empty())
+    else {
+        return false;
+    };
+    let last_rank = if strong == Color::White {
+        geo.ranks() - 1
+    } else {
+        0
+    };
+    let colour = |sq: Square| (geo.file_of(sq) + geo.rank_of(sq)) % 2;
+    if bishops
+        .squares()
+        .any(|sq| colour(sq) == (file + last_rank) % 2)
+    {
         return false;
     }
-    let last_rank = if strong == Color::White { ranks - 1 } else { 0 };
-    let corner_colour = (first + last_rank) % 2;
-    if bishops.squares().any(|sq| {
-        let (f, r) = file_rank(sq);
-        (f + r) % 2 == corner_colour
-    }) {
-        return false;
-    }
-    let (kf, kr) = file_rank(pos.king_square(!strong));
-    kf.abs_diff(first) <= 1 && kr.abs_diff(last_rank) <= 1
+    let king = pos.king_square(!strong);
+    geo.file_of(king).abs_diff(file) <= 1 && geo.rank_of(king).abs_diff(last_rank) <= 1
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
@@ -376,6 +381,23 @@ pub(crate) fn start_count<R: ChessRules>(variant: &Variant, role: Role) -> usize
 /// halved. Stockfish's constant, by which it scales the other way.
 const MATERIAL_SCALE: i32 = 77777;
 
+/// A piece's worth as Stockfish weighs material (its middle-game values): the weights of
+/// orthodox chess's material scaling and of its drawn-endings rule.
+const PAWN_WEIGHT: i32 = 534;
+const KNIGHT_WEIGHT: i32 = 781;
+const BISHOP_WEIGHT: i32 = 825;
+const ROOK_WEIGHT: i32 = 1276;
+const QUEEN_WEIGHT: i32 = 2538;
+
+/// The pieces of `c` other than king and pawns in those weights.
+fn piece_weight<W: BitWord, R: ChessRules>(pos: &ChessPosition<W, R>, c: Color) -> i32 {
+    let count = |r: Role| pos.pieces(c, r).count() as i32;
+    KNIGHT_WEIGHT * count(Role::Knight)
+        + BISHOP_WEIGHT * count(Role::Bishop)
+        + ROOK_WEIGHT * count(Role::Rook)
+        + QUEEN_WEIGHT * count(Role::Queen)
+}
+
 impl ChessRules for Orthodox {
     const ROLES: &'static [Role] = &Role::ORTHODOX;
     const PROMOTIONS: &'static [Role] = &Role::PROMOTIONS;
@@ -394,12 +416,9 @@ impl ChessRules for Orthodox {
     /// an ending.
     #[inline(always)]
     fn scale_net_value<W: BitWord>(pos: &ChessPosition<W, Self>, v: i32) -> i32 {
-        let count = |r: Role| pos.role_bb(r).count() as i32;
-        let material = 534 * count(Role::Pawn)
-            + 781 * count(Role::Knight)
-            + 825 * count(Role::Bishop)
-            + 1276 * count(Role::Rook)
-            + 2538 * count(Role::Queen);
+        let material = PAWN_WEIGHT * pos.role_bb(Role::Pawn).count() as i32
+            + piece_weight(pos, Color::White)
+            + piece_weight(pos, Color::Black);
         (i64::from(v) * i64::from(MATERIAL_SCALE) / i64::from(MATERIAL_SCALE + material)) as i32
     }
 
@@ -420,10 +439,10 @@ impl ChessRules for Orthodox {
     /// against bishop about +370 and two knights against a king +1,250 (docs/nnue.md), as
     /// much as a won ending: its data holds few such endings.
     fn scale_toward_draw<W: BitWord>(pos: &ChessPosition<W, Self>, v: i32) -> i32 {
-        let strong = if v > 0 { pos.side } else { !pos.side };
         if v == 0 {
             return v;
         }
+        let strong = if v > 0 { pos.side } else { !pos.side };
         if !pos.pieces(strong, Role::Pawn).is_empty() {
             return if wrong_bishop_fortress(pos, strong) {
                 0
@@ -431,18 +450,11 @@ impl ChessRules for Orthodox {
                 v
             };
         }
-        let count = |c: Color, r: Role| pos.pieces(c, r).count() as i32;
-        let pieces = |c: Color| {
-            781 * count(c, Role::Knight)
-                + 825 * count(c, Role::Bishop)
-                + 1276 * count(c, Role::Rook)
-                + 2538 * count(c, Role::Queen)
-        };
-        let (ours, theirs) = (pieces(strong), pieces(!strong));
-        if ours - theirs <= 825 {
-            let per64 = if ours < 1276 {
+        let (ours, theirs) = (piece_weight(pos, strong), piece_weight(pos, !strong));
+        if ours - theirs <= BISHOP_WEIGHT {
+            let per64 = if ours < ROOK_WEIGHT {
                 0
-            } else if theirs <= 825 {
+            } else if theirs <= BISHOP_WEIGHT {
                 4
             } else {
                 14
@@ -450,7 +462,7 @@ impl ChessRules for Orthodox {
             return v * per64 / 64;
         }
         let bare = (pos.ours(!strong) & !pos.role_bb(Role::King)).is_empty();
-        if bare && ours == 2 * 781 && count(strong, Role::Knight) == 2 {
+        if bare && ours == 2 * KNIGHT_WEIGHT && pos.pieces(strong, Role::Knight).count() == 2 {
             return 0;
         }
         v
