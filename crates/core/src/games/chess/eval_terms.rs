@@ -118,14 +118,13 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         let last = geo.ranks() as i32 - 1;
         for sq in own {
             let file = geo.file_mask(geo.file_of(sq));
-            let adjacent = t.adjacent_files[geo.file_of(sq)];
             let ahead = t.ranks_ahead[us.index()][geo.rank_of(sq)];
-            if (own & adjacent).is_empty() {
+            if (own & t.adjacent_files[geo.file_of(sq)]).is_empty() {
                 s.add(Param::Isolated as usize, 1);
             }
             if (own & file & ahead).any() {
                 s.add(Param::Doubled as usize, 1);
-            } else if (theirs & (file | adjacent) & ahead).is_empty() {
+            } else if t.is_passed(us, sq, own, theirs) {
                 let rank = (geo.relative_rank(sq, us == Color::White) as i32 * 7 / last) as usize;
                 // A blocked passer is worth much less in the end game.
                 let front = geo.step(sq, t.forward(us));

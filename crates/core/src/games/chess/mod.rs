@@ -547,6 +547,20 @@ mod tests {
         assert_eq!(scaled("1k6/8/8/8/8/8/P7/1B2K3 w - - 0 1", 900), 900);
         assert_eq!(scaled("7k/8/8/8/8/8/P7/2B1K3 w - - 0 1", 900), 900);
         assert_eq!(scaled("1k6/8/8/8/8/4p3/P7/2B1K3 w - - 0 1", 900), 900);
+        // The same with no bishop at all: a king and a rook's pawn against the king in the
+        // corner; a knight's pawn, or the king away, left alone.
+        assert_eq!(scaled("k7/8/8/8/8/8/P7/4K3 w - - 0 1", 900), 0);
+        assert_eq!(scaled("1k6/8/8/8/8/8/P7/4K3 b - - 0 1", -900), 0);
+        assert_eq!(scaled("k7/8/8/8/8/8/1P6/4K3 w - - 0 1", 900), 900);
+        assert_eq!(scaled("7k/8/8/8/8/8/P7/4K3 w - - 0 1", 900), 900);
+        // A bishop each on squares of different colours (c1 and e6, or c1 and c8), nothing
+        // else but pawns: 18/64 and 4/64 for each passed pawn of the side ahead (a2 is passed,
+        // e4 is not; black's a7 and b7 both are).
+        assert_eq!(scaled("4k3/4p3/4b3/8/4P3/8/P7/2B1K3 w - - 0 1", 640), 220);
+        assert_eq!(scaled("2b1k3/pp6/8/8/8/8/8/2B1K3 b - - 0 1", 640), 260);
+        // Bishops of one colour (c1 and d6), or a knight besides: left alone.
+        assert_eq!(scaled("4k3/4p3/3b4/8/4P3/8/P7/2B1K3 w - - 0 1", 640), 640);
+        assert_eq!(scaled("4k3/4p3/4b3/8/4P3/8/P7/2B1KN2 w - - 0 1", 640), 640);
         // The other chess-family games keep their values.
         let swedish: SwedishCannonChess = new_game("swedishcannon").unwrap();
         assert_eq!(swedish.scale_toward_draw(640), 640);

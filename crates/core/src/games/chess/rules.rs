@@ -305,17 +305,14 @@ pub trait ChessRules: Copy + Clone + Send + Sync + 'static {
     }
 }
 
-/// Whether `strong`, with a bishop and pawns and nothing else, cannot win because every pawn
-/// is on one rook's file, the bishop cannot cover the promotion square, and the other king
-/// (its side without pawns) holds that corner.
-fn wrong_bishop_fortress<W: BitWord, R: ChessRules>(
-    pos: &ChessPosition<W, R>,
-    strong: Color,
-) -> bool {
+/// Whether `strong`, with pawns and nothing else but bishops that cannot cover the promotion
+/// square (or none), cannot win because every pawn is on one rook's file and the other king
+/// (its side without pawns) holds that corner, from which it cannot be driven out.
+fn rook_pawn_fortress<W: BitWord, R: ChessRules>(pos: &ChessPosition<W, R>, strong: Color) -> bool {
     let geo = &pos.t.geo;
     let bishops = pos.pieces(strong, Role::Bishop);
     let others = pos.ours(strong) & !bishops & !pos.pieces(strong, Role::Pawn);
-    if bishops.is_empty() || others != pos.pieces(strong, Role::King) {
+    if others != pos.pieces(strong, Role::King) {
         return false;
     }
     if !pos.pieces(!strong, Role::Pawn).is_empty() {
@@ -342,6 +339,34 @@ fn wrong_bishop_fortress<W: BitWord, R: ChessRules>(
     }
     let king = pos.king_square(!strong);
     geo.file_of(king).abs_diff(file) <= 1 && geo.rank_of(king).abs_diff(last_rank) <= 1
+}
+
+/// With a bishop each and nothing else but kings and pawns, the bishops on squares of
+/// different colours: the 64ths of its value `strong` keeps, 18 and 4 for each of its passed
+/// pawns (a classical evaluation's proportions). Each bishop stops on its colour what the
+/// other's pawns need to pass, so a pawn or two ahead seldom wins; `None` otherwise.
+fn opposite_bishops_per64<W: BitWord, R: ChessRules>(
+    pos: &ChessPosition<W, R>,
+    strong: Color,
+) -> Option<i32> {
+    let t = pos.t;
+    let bishops = pos.role_bb(Role::Bishop);
+    let pawns = pos.role_bb(Role::Pawn);
+    let kings = pos.role_bb(Role::King);
+    if pos.occupied() & !(pawns | kings) != bishops
+        || pos.pieces(Color::White, Role::Bishop).count() != 1
+        || pos.pieces(Color::Black, Role::Bishop).count() != 1
+        || (bishops & t.dark).count() != 1
+    {
+        return None;
+    }
+    let own = pos.pieces(strong, Role::Pawn);
+    let theirs = pos.pieces(!strong, Role::Pawn);
+    let passed = own
+        .squares()
+        .filter(|&sq| t.is_passed(strong, sq, own, theirs))
+        .count() as i32;
+    Some(18 + 4 * passed)
 }
 
 /// FIDE chess, on the orthodox board or (as a test of the board code) on the Gustavian one.
@@ -431,23 +456,28 @@ impl ChessRules for Orthodox {
     ///   against bishop or knight) 4/64 of it; against more (rook and bishop against rook,
     ///   queen against rook and minor) 14/64;
     /// - two knights and no pawns against a bare king: 0 (no mate can be forced);
-    /// - a bishop and pawns all on one rook's file, the bishop not of the colour of the
-    ///   pawns' promotion square, the other king next to that square or on it, the other side
-    ///   without pawns: 0 (the king cannot be driven out of the corner).
+    /// - pawns all on one rook's file, alone or with a bishop not of the colour of their
+    ///   promotion square, the other king next to that square or on it, the other side
+    ///   without pawns: 0 (the king cannot be driven out of the corner);
+    /// - a bishop each on squares of different colours and nothing else but pawns: 18/64 of
+    ///   the value and 4/64 more for each passed pawn of the stronger side.
     ///
     /// The weaker side's pawns do not matter: they can only help it. Our chess net scores rook
     /// against bishop about +370 and two knights against a king +1,250 (docs/nnue.md), as
-    /// much as a won ending: its data holds few such endings.
+    /// much as a won ending, a king and a rook's pawn against the king in the corner +310 and
+    /// a pawn more with bishops of different colours +190: its data holds few such endings.
     fn scale_toward_draw<W: BitWord>(pos: &ChessPosition<W, Self>, v: i32) -> i32 {
         if v == 0 {
             return v;
         }
         let strong = if v > 0 { pos.side } else { !pos.side };
         if !pos.pieces(strong, Role::Pawn).is_empty() {
-            return if wrong_bishop_fortress(pos, strong) {
-                0
-            } else {
-                v
+            if rook_pawn_fortress(pos, strong) {
+                return 0;
+            }
+            return match opposite_bishops_per64(pos, strong) {
+                Some(per64) => v * per64.min(64) / 64,
+                None => v,
             };
         }
         let (ours, theirs) = (piece_weight(pos, strong), piece_weight(pos, !strong));

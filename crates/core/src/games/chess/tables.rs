@@ -212,6 +212,17 @@ impl<W: BitWord> ChessTables<W> {
         counts.max().unwrap_or(0) as usize
     }
 
+    /// Whether a pawn of `us` on `sq` is passed: no pawn among `theirs` ahead of it on its file
+    /// or the files beside it, and none among `own` ahead of it on its file (of doubled pawns
+    /// only the front one is passed).
+    pub fn is_passed(&self, us: Color, sq: Square, own: Bitboard<W>, theirs: Bitboard<W>) -> bool {
+        let f = self.geo.file_of(sq);
+        let file = self.geo.file_mask(f);
+        let ahead = self.ranks_ahead[us.index()][self.geo.rank_of(sq)];
+        (own & file & ahead).is_empty()
+            && (theirs & (file | self.adjacent_files[f]) & ahead).is_empty()
+    }
+
     /// The step a pawn of `color` makes forward.
     #[inline(always)]
     pub fn forward(&self, color: Color) -> Offset {
