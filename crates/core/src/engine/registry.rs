@@ -286,8 +286,9 @@ pub static VARIANTS: &[VariantInfo] = &[
             // Untested in the other games, which keep it off.
             ("RfpHistoryDivisor", 300),
             // The endings a classical evaluation knows as drawn, scaled toward 0
-            // (`ChessRules::scale_toward_draw`): +5.6 ± 4.4 in 2,546 games at 20,000 nodes from
-            // endgame positions, SPRT [0, 5] passed (December 7; docs/log/search-changes.md);
+            // (`ChessRules::scale_toward_draw`): +7.8 ± 5.8 in 1,513 games at 20,000 and 25,000
+            // nodes from endgame positions, SPRT [0, 5] passed (December 7;
+            // docs/log/search-changes.md);
             // the lone rook's pawn and bishops of different colours +9.3 ± 6.6 in 1,491 games
             // from positions with such bishops, SPRT [0, 5] passed.
             ("EndgameScale", 1),

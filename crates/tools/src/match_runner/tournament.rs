@@ -287,6 +287,16 @@ pub fn first_reused_opening(settings: &Settings, jobs: &[Job]) -> Option<usize> 
     None
 }
 
+/// Whether every engine searches to a fixed node count or depth (no `tc=` or `st=`): then a game
+/// from an opening played before replays that game move for move, the engines starting each
+/// game afresh.
+pub fn without_clock(settings: &Settings) -> bool {
+    settings
+        .engines
+        .iter()
+        .all(|e| e.tc.is_none() && e.st.is_none())
+}
+
 /// Points of the encounter's first engine in a game.
 fn first_points(job: &Job, result: GameResult) -> f64 {
     let white_points = match result {
@@ -383,13 +393,24 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
         e.quit();
     }
     let names = unique_names(&names);
-    let jobs = schedule(settings, variant)?;
+    let mut jobs = schedule(settings, variant)?;
     if let Some(game) = first_reused_opening(settings, &jobs) {
-        eprintln!(
-            "warning: the openings file runs out at game {game}, and its openings are played again \
-             from there; at fixed nodes or depth those games repeat earlier ones move for move \
-             (give fewer -rounds, a later start= or a longer file)"
-        );
+        if without_clock(settings) {
+            // Counting a game twice makes a match (an SPRT above all) surer than its games
+            // allow: it ends where the file does.
+            jobs.truncate(game - 1);
+            eprintln!(
+                "warning: the openings file runs out at game {game}; with no clock the games \
+                 after it would repeat earlier ones move for move, so the match ends after game \
+                 {} (give a longer file, fewer -rounds or another start=)",
+                game - 1
+            );
+        } else {
+            eprintln!(
+                "warning: the openings file runs out at game {game}, and its openings are played \
+                 again from there (give fewer -rounds, a later start= or a longer file)"
+            );
+        }
     }
     let total = jobs.len();
     let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
@@ -794,6 +815,17 @@ mod tests {
             first_reused_opening(&s, &schedule(&s, chess).unwrap()),
             None
         );
+        // At a fixed depth or node count the repeats would be the same games; on a clock not.
+        assert!(without_clock(&s));
+        assert!(without_clock(&settings(
+            "-engine cmd=a nodes=100 -engine cmd=b depth=3"
+        )));
+        assert!(!without_clock(&settings(
+            "-engine cmd=a -engine cmd=b -each tc=1+0.01"
+        )));
+        assert!(!without_clock(&settings(
+            "-engine cmd=a st=0.1 -engine cmd=b nodes=100"
+        )));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
