@@ -377,8 +377,9 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
 
     /// A static value `v` (the side to move's) scaled toward 0 where the game knows the
     /// material left rarely or never wins, whatever an evaluation says: orthodox chess's
-    /// pawnless endings with little more than a minor piece ahead and its wrong-bishop rook's
-    /// pawn (see `ChessRules::scale_toward_draw`). The default leaves it alone. The search
+    /// pawnless endings with little more than a minor piece ahead, a rook's pawn (alone or with
+    /// the wrong bishop) against the king in its corner, and bishops of different colours (see
+    /// `ChessRules::scale_toward_draw`). The default leaves it alone. The search
     /// applies it where the `EndgameScale` parameter is set, as chess's registry entry sets it.
     #[inline]
     fn scale_toward_draw(&self, v: i32) -> i32 {

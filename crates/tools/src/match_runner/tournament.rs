@@ -297,6 +297,17 @@ pub fn without_clock(settings: &Settings) -> bool {
         .all(|e| e.tc.is_none() && e.st.is_none())
 }
 
+/// The first game whose opening an earlier pair played (see `first_reused_opening`); without a
+/// clock, `jobs` then ends before it: counting a game twice makes a match (an SPRT above all)
+/// surer than its games allow.
+fn drop_replays(settings: &Settings, jobs: &mut Vec<Job>) -> Option<usize> {
+    let game = first_reused_opening(settings, jobs)?;
+    if without_clock(settings) {
+        jobs.truncate(game - 1);
+    }
+    Some(game)
+}
+
 /// Points of the encounter's first engine in a game.
 fn first_points(job: &Job, result: GameResult) -> f64 {
     let white_points = match result {
@@ -394,11 +405,8 @@ pub fn run_match(settings: &Settings) -> Result<MatchSummary, MatchError> {
     }
     let names = unique_names(&names);
     let mut jobs = schedule(settings, variant)?;
-    if let Some(game) = first_reused_opening(settings, &jobs) {
+    if let Some(game) = drop_replays(settings, &mut jobs) {
         if without_clock(settings) {
-            // Counting a game twice makes a match (an SPRT above all) surer than its games
-            // allow: it ends where the file does.
-            jobs.truncate(game - 1);
             eprintln!(
                 "warning: the openings file runs out at game {game}; with no clock the games \
                  after it would repeat earlier ones move for move, so the match ends after game \
@@ -815,8 +823,21 @@ mod tests {
             first_reused_opening(&s, &schedule(&s, chess).unwrap()),
             None
         );
-        // At a fixed depth or node count the repeats would be the same games; on a clock not.
+        // At a fixed depth or node count the repeats would be the same games, so the schedule
+        // ends before them; on a clock they are kept.
         assert!(without_clock(&s));
+        let cut = |each: &str| {
+            let s = settings(&format!(
+                "-engine cmd=a -engine cmd=b -each {each} -games 2 -repeat -rounds 4 \
+                 -openings file={}",
+                file.display()
+            ));
+            let mut jobs = schedule(&s, chess).unwrap();
+            let game = drop_replays(&s, &mut jobs);
+            (game, jobs.len())
+        };
+        assert_eq!(cut("depth=1"), (Some(7), 6));
+        assert_eq!(cut("tc=1+0.01"), (Some(7), 8));
         assert!(without_clock(&settings(
             "-engine cmd=a nodes=100 -engine cmd=b depth=3"
         )));

@@ -330,11 +330,13 @@ fn rook_pawn_fortress<W: BitWord, R: ChessRules>(pos: &ChessPosition<W, R>, stro
     } else {
         0
     };
-    let colour = |sq: Square| (geo.file_of(sq) + geo.rank_of(sq)) % 2;
-    if bishops
-        .squares()
-        .any(|sq| colour(sq) == (file + last_rank) % 2)
-    {
+    // The bishops of the promotion square's colour (the tables' dark squares or the others).
+    let dark = pos.t.dark;
+    let corner_colour = match geo.square(file as i32, last_rank as i32) {
+        Some(corner) if dark.contains(corner) => dark,
+        _ => !dark,
+    };
+    if (bishops & corner_colour).any() {
         return false;
     }
     let king = pos.king_square(!strong);
