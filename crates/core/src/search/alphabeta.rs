@@ -50,6 +50,9 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread has searched below the move, over every iteration (time management:
+    /// the best move's share of the effort says how contested the choice still is).
+    pub effort: u64,
 }
 
 /// What the search remembers about one ply of the current line.
@@ -294,6 +297,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     prev_score: -INFINITE,
                     pv: vec![mv],
                     seldepth: 0,
+                    effort: 0,
                 })
                 .collect(),
         }
@@ -654,7 +658,22 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             1.0
         };
-        f64::from(self.params.time_share) / 100.0 * stability * falling
+        f64::from(self.params.time_share) / 100.0 * stability * falling * self.effort_factor()
+    }
+
+    /// With `TimeNodeFactor` set (0, off, by default): `(1.5 − f) × TimeNodeFactor / 100`,
+    /// where `f` is the best move's share of the nodes searched below the root. A best move
+    /// that takes nearly all the effort is rarely overturned (its rivals are refuted quickly);
+    /// one that takes half of it has rivals that needed real work (the idea of Stockfish's
+    /// `nodesEffort` and of most engines since; the proportions are the common ones).
+    fn effort_factor(&self) -> f64 {
+        let factor = self.params.time_node_factor;
+        let total: u64 = self.root_moves.iter().map(|rm| rm.effort).sum();
+        if factor == 0 || total == 0 {
+            return 1.0;
+        }
+        let share = self.root_moves[0].effort as f64 / total as f64;
+        (1.5 - share) * f64::from(factor) / 100.0
     }
 
     /// The report of root move `i` after a search to `depth`.
@@ -739,6 +758,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let m = self.root_moves[i].mv;
             self.frames[0].piece_to = PieceTo::new(&self.pos, m);
             self.frames[0].stat = 0;
+            let nodes_before = self.nodes;
             self.make(m, 0);
             let ext = i32::from(self.pos.in_check());
             let new_depth = depth - 1 + ext;
@@ -752,6 +772,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             self.pos.unmake_move();
+            self.root_moves[i].effort += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
@@ -1182,6 +1203,16 @@ impl<'a, G: Game> Worker<'a, G> {
                             r -= 1;
                         }
                         r -= quiet_score / p.lmr_history_divisor;
+                        // With `LmrCorrectionMargin` set: where the correction histories moved
+                        // the static value this far, the net misjudges this kind of position,
+                        // and the pruning that trusted it is less sure (Stockfish reduces less
+                        // by the correction's size).
+                        if p.lmr_correction_margin > 0
+                            && raw_eval != -INFINITE
+                            && (static_value - raw_eval).abs() >= p.lmr_correction_margin
+                        {
+                            r -= 1;
+                        }
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }

@@ -105,6 +105,7 @@ search_params! {
     LmrBase lmr_base: 50, 0..=150, 7; "late-move reductions: constant term, in hundredths of a ply";
     LmrDivisor lmr_divisor: 200, 100..=400, 15; "late-move reductions: ln(depth)*ln(moves) divided by this, in hundredths";
     LmrHistoryDivisor lmr_history_divisor: 8192, 2048..=32768, 1200; "late-move reductions: one ply less per this much history";
+    LmrCorrectionMargin lmr_correction_margin: 0, 0..=200, 8; "late-move reductions: one ply less for a quiet move where the correction histories moved the static value at least this far (0: off)";
     LmrCutNode lmr_cut_node: 1, 0..=3, 1; "late-move reductions: plies more for a quiet move at an expected cut node";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
@@ -118,6 +119,7 @@ search_params! {
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
     TimeShare time_share: 90, 30..=120, 5; "time: percent of the soft budget after which no new iteration starts (before stability and a falling score scale it)";
+    TimeNodeFactor time_node_factor: 0, 0..=250, 10; "time: the soft share also scaled by 1.5 less the best move's share of the root's nodes, times this in hundredths (0: off)";
     TimeMovesLeft time_moves_left: 30, 10..=50, 2; "time: moves a game is guessed still to last when the GUI sends no moves to go (sudden death, increments)";
 }
 
