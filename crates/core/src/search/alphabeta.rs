@@ -661,19 +661,15 @@ impl<'a, G: Game> Worker<'a, G> {
         f64::from(self.params.time_share) / 100.0 * stability * falling * self.effort_factor()
     }
 
-    /// With `TimeNodeFactor` set (0, off, by default): `(1.5 − f) × TimeNodeFactor / 100`,
-    /// where `f` is the best move's share of the nodes searched below the root. A best move
-    /// that takes nearly all the effort is rarely overturned (its rivals are refuted quickly);
-    /// one that takes half of it has rivals that needed real work (the idea of Stockfish's
-    /// `nodesEffort` and of most engines since; the proportions are the common ones).
+    /// The best move's share of the root's nodes, as `time::effort_scale` weighs it
+    /// (`TimeNodeFactor`).
     fn effort_factor(&self) -> f64 {
-        let factor = self.params.time_node_factor;
         let total: u64 = self.root_moves.iter().map(|rm| rm.effort).sum();
-        if factor == 0 || total == 0 {
-            return 1.0;
-        }
-        let share = self.root_moves[0].effort as f64 / total as f64;
-        (1.5 - share) * f64::from(factor) / 100.0
+        super::time::effort_scale(
+            self.params.time_node_factor,
+            self.root_moves[0].effort,
+            total,
+        )
     }
 
     /// The report of root move `i` after a search to `depth`.

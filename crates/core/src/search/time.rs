@@ -61,9 +61,35 @@ pub fn budget(limits: &Limits, overhead: Duration, moves_left: u32) -> Option<Ti
     })
 }
 
+/// How much the share of the soft budget grows or shrinks by the best move's share of the
+/// nodes searched below the root (`best` of `total`): `(1.5 − share) × factor / 100`, or 1 when
+/// `factor` (the parameter `TimeNodeFactor`) is 0 or nothing was counted yet. A best move that
+/// took nearly all the effort is rarely overturned (its rivals were refuted quickly); one that
+/// took half of it has rivals that needed real work. The idea is Stockfish's `nodesEffort`,
+/// the proportions those of many engines since.
+pub fn effort_scale(factor: i32, best: u64, total: u64) -> f64 {
+    if factor <= 0 || total == 0 {
+        return 1.0;
+    }
+    let share = best.min(total) as f64 / total as f64;
+    (1.5 - share) * f64::from(factor) / 100.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_contested_best_move_gets_more_time() {
+        assert_eq!(effort_scale(0, 10, 100), 1.0);
+        assert_eq!(effort_scale(135, 0, 0), 1.0);
+        let lone = effort_scale(135, 95, 100);
+        let contested = effort_scale(135, 40, 100);
+        assert!(lone < 1.0 && contested > 1.0, "{lone} {contested}");
+        assert!((effort_scale(100, 50, 100) - 1.0).abs() < 1e-9);
+        // A count that is off (a helper's result adopted) never gives a negative share.
+        assert!(effort_scale(135, 200, 100) > 0.0);
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
