@@ -70,6 +70,9 @@ struct Frame {
     double_extensions: u8,
     /// The history score of the quiet move played from this ply (0 for any other move).
     stat: i32,
+    /// The quiet move played from this ply (`Move::NONE` for any other move), for the history
+    /// update by the static values on either side of it (`EvalHistoryWeight`).
+    quiet: Move,
 }
 
 impl Default for Frame {
@@ -80,6 +83,7 @@ impl Default for Frame {
             excluded: Move::NONE,
             double_extensions: 0,
             stat: 0,
+            quiet: Move::NONE,
         }
     }
 }
@@ -754,6 +758,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let m = self.root_moves[i].mv;
             self.frames[0].piece_to = PieceTo::new(&self.pos, m);
             self.frames[0].stat = 0;
+            self.frames[0].quiet = Move::NONE;
             let nodes_before = self.nodes;
             self.make(m, 0);
             let ext = i32::from(self.pos.in_check());
@@ -909,6 +914,27 @@ impl<'a, G: Game> Worker<'a, G> {
             self.frames[ply].eval
         };
         self.frames[ply].eval = eval;
+        // With `EvalHistoryWeight` set: the opponent's quiet move into this node is judged by
+        // what the static values say it did (their sum, each from its own side, is what the
+        // move lost for the side that played it), before any search below says more
+        // (Stockfish's). Its history moves by that many times the weight, within the largest
+        // history bonus (Stockfish's proportions: beyond about 40 cp of the sum it is the
+        // largest).
+        if self.params.eval_history_weight > 0
+            && !in_check
+            && excluded.is_none()
+            && ply >= 1
+            && self.frames[ply - 1].quiet != Move::NONE
+            && self.frames[ply - 1].eval != -INFINITE
+        {
+            let limit = self.params.history_bonus_max;
+            let bonus = (-(self.frames[ply - 1].eval + eval) * self.params.eval_history_weight)
+                .clamp(-limit, limit);
+            let side = !self.pos.side_to_move();
+            let prev = self.frames[ply - 1].quiet;
+            let t = self.tables.as_mut().expect("a worker has its tables");
+            t.history.update(side, prev, bonus);
+        }
         // "Improving": the side to move stands better than two plies ago, so a fail high is
         // likelier and pruning can be bolder (and less bold when it is not).
         let improving = !in_check
@@ -960,6 +986,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.frames[ply].piece_to = PieceTo::NONE;
                 self.frames[ply].stat = 0;
+                self.frames[ply].quiet = Move::NONE;
                 self.make_null(ply);
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
                 self.pos.unmake_null_move();
@@ -992,6 +1019,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
                 self.frames[ply].stat = 0;
+                self.frames[ply].quiet = Move::NONE;
                 self.make(m, ply);
                 let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta && !self.stopped {
@@ -1156,6 +1184,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let piece_to = PieceTo::new(&self.pos, m);
             self.frames[ply].piece_to = piece_to;
             self.frames[ply].stat = if tactical { 0 } else { quiet_score };
+            self.frames[ply].quiet = if tactical { Move::NONE } else { m };
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(ext >= 2);
             self.make(m, ply);

@@ -115,6 +115,7 @@ search_params! {
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
     QsFutilityMargin qs_futility_margin: 200, 50..=500, 20; "quiescence delta pruning: margin above the capture's gain";
+    EvalHistoryWeight eval_history_weight: 0, 0..=200, 10; "history: the opponent's quiet move into a node moves by minus this times the two static values' sum, within the largest bonus (0: off)";
     HistoryBonusQuad history_bonus_quad: 16, 4..=48, 2; "history bonus: per depth squared";
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
