@@ -1138,6 +1138,11 @@ impl<'a, G: Game> Worker<'a, G> {
                             return s_beta;
                         } else if tt_score >= beta {
                             ext = -1;
+                        } else if p.singular_alike > 0 && tt_score <= s {
+                            // With `SingularAlike` set: another move does as well as the
+                            // table's score says the table move does, so the table move is
+                            // nothing special; a ply less (Stockfish's).
+                            ext = -1;
                         }
                     }
                 }

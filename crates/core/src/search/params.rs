@@ -108,6 +108,7 @@ search_params! {
     LmrCorrectionMargin lmr_correction_margin: 0, 0..=200, 8; "late-move reductions: one ply less for a quiet move where the correction histories moved the static value at least this far (0: off)";
     LmrCutNode lmr_cut_node: 1, 0..=3, 1; "late-move reductions: plies more for a quiet move at an expected cut node";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
+    SingularAlike singular_alike: 0, 0..=1, 1; "singular extensions: the table move a ply shallower when the search without it reaches the table score (0: off)";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
