@@ -58,8 +58,12 @@ pub struct RootMove {
 /// What the search remembers about one ply of the current line.
 #[derive(Copy, Clone)]
 struct Frame {
-    /// Static evaluation at this ply (`-INFINITE` when in check: no evaluation then).
+    /// Static evaluation at this ply (`-INFINITE` when in check: no evaluation then), refined
+    /// by the table's bound where it applies.
     eval: i32,
+    /// The corrected static value at this ply, not refined by the table (`-INFINITE` when in
+    /// check or not evaluated).
+    static_value: i32,
     /// The move played from this ply, as continuation histories see it (`NONE` for a null
     /// move or before any move).
     piece_to: PieceTo,
@@ -79,6 +83,7 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             eval: -INFINITE,
+            static_value: -INFINITE,
             piece_to: PieceTo::NONE,
             excluded: Move::NONE,
             double_extensions: 0,
@@ -914,8 +919,11 @@ impl<'a, G: Game> Worker<'a, G> {
             self.frames[ply].eval
         };
         self.frames[ply].eval = eval;
+        if excluded.is_none() {
+            self.frames[ply].static_value = static_value;
+        }
         // With `EvalHistoryWeight` set: the opponent's quiet move into this node is judged by
-        // what the static values say it did (their sum, each from its own side, is what the
+        // what the static values (corrected, not refined by the table) say it did (their sum, each from its own side, is what the
         // move lost for the side that played it), before any search below says more
         // (Stockfish's). Its history moves by that many times the weight, within the largest
         // history bonus (Stockfish's proportions: beyond about 40 cp of the sum it is the
@@ -925,11 +933,11 @@ impl<'a, G: Game> Worker<'a, G> {
             && excluded.is_none()
             && ply >= 1
             && self.frames[ply - 1].quiet != Move::NONE
-            && self.frames[ply - 1].eval != -INFINITE
+            && self.frames[ply - 1].static_value != -INFINITE
         {
             let limit = self.params.history_bonus_max;
-            let bonus = (-(self.frames[ply - 1].eval + eval) * self.params.eval_history_weight)
-                .clamp(-limit, limit);
+            let sum = self.frames[ply - 1].static_value + static_value;
+            let bonus = (-sum * self.params.eval_history_weight).clamp(-limit, limit);
             let side = !self.pos.side_to_move();
             let prev = self.frames[ply - 1].quiet;
             let t = self.tables.as_mut().expect("a worker has its tables");
