@@ -58,12 +58,8 @@ pub struct RootMove {
 /// What the search remembers about one ply of the current line.
 #[derive(Copy, Clone)]
 struct Frame {
-    /// Static evaluation at this ply (`-INFINITE` when in check: no evaluation then), refined
-    /// by the table's bound where it applies.
+    /// Static evaluation at this ply (`-INFINITE` when in check: no evaluation then).
     eval: i32,
-    /// The corrected static value at this ply, not refined by the table (`-INFINITE` when in
-    /// check or not evaluated).
-    static_value: i32,
     /// The move played from this ply, as continuation histories see it (`NONE` for a null
     /// move or before any move).
     piece_to: PieceTo,
@@ -74,21 +70,16 @@ struct Frame {
     double_extensions: u8,
     /// The history score of the quiet move played from this ply (0 for any other move).
     stat: i32,
-    /// The quiet move played from this ply (`Move::NONE` for any other move), for the history
-    /// update by the static values on either side of it (`EvalHistoryWeight`).
-    quiet: Move,
 }
 
 impl Default for Frame {
     fn default() -> Self {
         Frame {
             eval: -INFINITE,
-            static_value: -INFINITE,
             piece_to: PieceTo::NONE,
             excluded: Move::NONE,
             double_extensions: 0,
             stat: 0,
-            quiet: Move::NONE,
         }
     }
 }
@@ -763,7 +754,6 @@ impl<'a, G: Game> Worker<'a, G> {
             let m = self.root_moves[i].mv;
             self.frames[0].piece_to = PieceTo::new(&self.pos, m);
             self.frames[0].stat = 0;
-            self.frames[0].quiet = Move::NONE;
             let nodes_before = self.nodes;
             self.make(m, 0);
             let ext = i32::from(self.pos.in_check());
@@ -919,30 +909,6 @@ impl<'a, G: Game> Worker<'a, G> {
             self.frames[ply].eval
         };
         self.frames[ply].eval = eval;
-        if excluded.is_none() {
-            self.frames[ply].static_value = static_value;
-        }
-        // With `EvalHistoryWeight` set: the opponent's quiet move into this node is judged by
-        // what the static values (corrected, not refined by the table) say it did (their sum, each from its own side, is what the
-        // move lost for the side that played it), before any search below says more
-        // (Stockfish's). Its history moves by that many times the weight, within the largest
-        // history bonus (Stockfish's proportions: beyond about 40 cp of the sum it is the
-        // largest).
-        if self.params.eval_history_weight > 0
-            && !in_check
-            && excluded.is_none()
-            && ply >= 1
-            && self.frames[ply - 1].quiet != Move::NONE
-            && self.frames[ply - 1].static_value != -INFINITE
-        {
-            let limit = self.params.history_bonus_max;
-            let sum = self.frames[ply - 1].static_value + static_value;
-            let bonus = (-sum * self.params.eval_history_weight).clamp(-limit, limit);
-            let side = !self.pos.side_to_move();
-            let prev = self.frames[ply - 1].quiet;
-            let t = self.tables.as_mut().expect("a worker has its tables");
-            t.history.update(side, prev, bonus);
-        }
         // "Improving": the side to move stands better than two plies ago, so a fail high is
         // likelier and pruning can be bolder (and less bold when it is not).
         let improving = !in_check
@@ -994,7 +960,6 @@ impl<'a, G: Game> Worker<'a, G> {
                     + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.frames[ply].piece_to = PieceTo::NONE;
                 self.frames[ply].stat = 0;
-                self.frames[ply].quiet = Move::NONE;
                 self.make_null(ply);
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut);
                 self.pos.unmake_null_move();
@@ -1027,7 +992,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 self.frames[ply].piece_to = PieceTo::new(&self.pos, m);
                 self.frames[ply].stat = 0;
-                self.frames[ply].quiet = Move::NONE;
                 self.make(m, ply);
                 let mut v = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta && !self.stopped {
@@ -1146,11 +1110,6 @@ impl<'a, G: Game> Worker<'a, G> {
                             return s_beta;
                         } else if tt_score >= beta {
                             ext = -1;
-                        } else if p.singular_alike > 0 && tt_score <= s {
-                            // With `SingularAlike` set: another move does as well as the
-                            // table's score says the table move does, so the table move is
-                            // nothing special; a ply less (Stockfish's).
-                            ext = -1;
                         }
                     }
                 }
@@ -1197,7 +1156,6 @@ impl<'a, G: Game> Worker<'a, G> {
             let piece_to = PieceTo::new(&self.pos, m);
             self.frames[ply].piece_to = piece_to;
             self.frames[ply].stat = if tactical { 0 } else { quiet_score };
-            self.frames[ply].quiet = if tactical { Move::NONE } else { m };
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(ext >= 2);
             self.make(m, ply);
@@ -1241,16 +1199,6 @@ impl<'a, G: Game> Worker<'a, G> {
                             r -= 1;
                         }
                         r -= quiet_score / p.lmr_history_divisor;
-                        // With `LmrCorrectionMargin` set: where the correction histories moved
-                        // the static value this far, the net misjudges this kind of position,
-                        // and the pruning that trusted it is less sure (Stockfish reduces less
-                        // by the correction's size).
-                        if p.lmr_correction_margin > 0
-                            && raw_eval != -INFINITE
-                            && (static_value - raw_eval).abs() >= p.lmr_correction_margin
-                        {
-                            r -= 1;
-                        }
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }

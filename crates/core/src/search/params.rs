@@ -105,10 +105,8 @@ search_params! {
     LmrBase lmr_base: 50, 0..=150, 7; "late-move reductions: constant term, in hundredths of a ply";
     LmrDivisor lmr_divisor: 200, 100..=400, 15; "late-move reductions: ln(depth)*ln(moves) divided by this, in hundredths";
     LmrHistoryDivisor lmr_history_divisor: 8192, 2048..=32768, 1200; "late-move reductions: one ply less per this much history";
-    LmrCorrectionMargin lmr_correction_margin: 0, 0..=200, 8; "late-move reductions: one ply less for a quiet move where the correction histories moved the static value at least this far (0: off)";
     LmrCutNode lmr_cut_node: 1, 0..=3, 1; "late-move reductions: plies more for a quiet move at an expected cut node";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
-    SingularAlike singular_alike: 0, 0..=1, 1; "singular extensions: the table move a ply shallower when the search without it reaches the table score (0: off)";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
@@ -116,7 +114,6 @@ search_params! {
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
     QsFutilityMargin qs_futility_margin: 200, 50..=500, 20; "quiescence delta pruning: margin above the capture's gain";
-    EvalHistoryWeight eval_history_weight: 0, 0..=200, 10; "history: the opponent's quiet move into a node moves by minus this times the two static values' sum, within the largest bonus (0: off)";
     HistoryBonusQuad history_bonus_quad: 16, 4..=48, 2; "history bonus: per depth squared";
     HistoryBonusLinear history_bonus_linear: 32, 0..=128, 6; "history bonus: per ply of depth";
     HistoryBonusMax history_bonus_max: 4000, 1000..=12000, 500; "history bonus: largest";
