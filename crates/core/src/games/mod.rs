@@ -281,6 +281,14 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         None
     }
 
+    /// A key of where both sides' minor pieces and kings stand, for the same correction: an
+    /// evaluation that misjudges how the knights and bishops stand against the kings (an
+    /// outpost, a bishop aimed at a castled king) misjudges it whatever the rooks, queens and
+    /// pawns do. `None` (the default) where the game does not give one.
+    fn minor_key(&self) -> Option<u64> {
+        None
+    }
+
     fn in_check(&self) -> bool;
 
     /// Whether the legal move `m` may give check: `false` only where it certainly does not, so

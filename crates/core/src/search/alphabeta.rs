@@ -349,6 +349,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 None
             },
             pieces: self.pos.piece_keys(),
+            minor: if self.params.correction_minor != 0 {
+                self.pos.minor_key()
+            } else {
+                None
+            },
         }
     }
 

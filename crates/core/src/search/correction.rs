@@ -21,6 +21,8 @@ const ENTRIES: usize = 1 << 14;
 const PAIR_ENTRIES: usize = 1 << 16;
 /// Entries per side to move and colour of the pieces keyed (a power of two).
 const PIECE_ENTRIES: usize = 1 << 14;
+/// Entries per side to move of the table keyed by the minor pieces and kings (a power of two).
+const MINOR_ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times `GRAIN`, so that small weights still move them.
 const GRAIN: i32 = 64;
 /// No correction beyond this many centipawns: a structure's entry corrects, it must not
@@ -38,22 +40,28 @@ pub struct CorrectionKeys {
     pub pair: Option<u32>,
     /// Where each side's other pieces stand (`Game::piece_keys`, white's then black's).
     pub pieces: Option<[u64; 2]>,
+    /// Where both sides' minor pieces and kings stand (`Game::minor_key`).
+    pub minor: Option<u64>,
 }
 
 impl CorrectionKeys {
     /// Whether the position has no key at all (then nothing corrects it).
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.skeleton.is_none() && self.pair.is_none() && self.pieces.is_none()
+        self.skeleton.is_none()
+            && self.pair.is_none()
+            && self.pieces.is_none()
+            && self.minor.is_none()
     }
 }
 
 /// Where each table starts in `CorrectionHistory::entries`: the skeleton's, the move pair's,
-/// the pieces'.
+/// the pieces', the minor pieces'.
 const SKELETON_AT: usize = 0;
 const PAIR_AT: usize = SKELETON_AT + 2 * ENTRIES;
 const PIECES_AT: usize = PAIR_AT + 2 * PAIR_ENTRIES;
-const TOTAL: usize = PIECES_AT + 2 * 2 * PIECE_ENTRIES;
+const MINOR_AT: usize = PIECES_AT + 2 * 2 * PIECE_ENTRIES;
+const TOTAL: usize = MINOR_AT + 2 * MINOR_ENTRIES;
 
 /// One thread's correction tables, kept between searches with the other histories.
 pub struct CorrectionHistory {
@@ -80,9 +88,10 @@ impl CorrectionHistory {
     }
 
     /// The indices in `entries` of the position's entries (side to move `side`, `keys`):
-    /// skeleton, move pair, white's pieces, black's pieces; `None` for a key it does not have.
+    /// skeleton, move pair, white's pieces, black's pieces, minor pieces; `None` for a key it
+    /// does not have.
     #[inline]
-    fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 4] {
+    fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 5] {
         let s = side.index();
         let piece = |colour: usize, k: u64| {
             PIECES_AT + (s * 2 + colour) * PIECE_ENTRIES + (k >> 50) as usize % PIECE_ENTRIES
@@ -94,12 +103,14 @@ impl CorrectionHistory {
                 .map(|p| PAIR_AT + s * PAIR_ENTRIES + p as usize % PAIR_ENTRIES),
             keys.pieces.map(|[w, _]| piece(0, w)),
             keys.pieces.map(|[_, b]| piece(1, b)),
+            keys.minor
+                .map(|k| MINOR_AT + s * MINOR_ENTRIES + (k >> 50) as usize % MINOR_ENTRIES),
         ]
     }
 
     /// The sum of the position's entries, in `GRAIN`s (0 for a key it does not have).
     #[inline]
-    fn sum(&self, idx: &[Option<usize>; 4]) -> i32 {
+    fn sum(&self, idx: &[Option<usize>; 5]) -> i32 {
         idx.iter().flatten().map(|&i| self.entries[i]).sum()
     }
 
@@ -136,6 +147,7 @@ mod tests {
             skeleton,
             pair,
             pieces,
+            minor: None,
         }
     }
 
@@ -215,5 +227,34 @@ mod tests {
         assert_eq!(c.get(Color::Black, &all), 0);
         assert!(CorrectionKeys::default().is_empty());
         assert!(!keys(None, None, Some([0, 0])).is_empty());
+    }
+
+    #[test]
+    fn the_minor_pieces_are_corrected_with_the_rest_and_alone() {
+        let mut c = CorrectionHistory::default();
+        let minor = 0x2468_ace0_1357_9bdf;
+        let with = CorrectionKeys {
+            minor: Some(minor),
+            ..keys(Some(5 << 51), Some(9), None)
+        };
+        for _ in 0..400 {
+            c.update(Color::Black, &with, 75, 10);
+        }
+        let v = c.get(Color::Black, &with);
+        assert!((65..=75).contains(&v), "{v}");
+        let alone = CorrectionKeys {
+            minor: Some(minor),
+            ..CorrectionKeys::default()
+        };
+        assert!(!alone.is_empty());
+        let share = c.get(Color::Black, &alone);
+        assert!(share > 0 && share < v, "{share} {v}");
+        // Another placement of the minor pieces, or the other side to move, has its own entry.
+        let other = CorrectionKeys {
+            minor: Some(minor ^ (1 << 55)),
+            ..CorrectionKeys::default()
+        };
+        assert_eq!(c.get(Color::Black, &other), 0);
+        assert_eq!(c.get(Color::White, &alone), 0);
     }
 }

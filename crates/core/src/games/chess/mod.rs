@@ -260,6 +260,18 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         Some([side(Color::White), side(Color::Black)])
     }
 
+    fn minor_key(&self) -> Option<u64> {
+        // Each colour's knights, bishops and king chained as `piece_keys` chains roles.
+        let minors = [Role::Knight, Role::Bishop, Role::King];
+        let key = [Color::White, Color::Black].iter().fold(7u64, |h, &c| {
+            let ours = self.ours(c);
+            minors.iter().fold(h, |h, &r| {
+                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
+            })
+        });
+        Some(key)
+    }
+
     fn null_move_ok(&self) -> bool {
         if self.in_check() {
             return false;
@@ -597,6 +609,22 @@ mod tests {
             assert_eq!(b, base[1], "{m:?}");
             assert_eq!(w != base[0], !pawn_like.contains(m.from()), "{m:?}");
         }
+    }
+
+    #[test]
+    fn the_minor_key_follows_knights_bishops_and_kings_alone() {
+        let start: Chess = new_game("chess").unwrap();
+        let key = |fen: &str| start.with_fen(fen).unwrap().minor_key().unwrap();
+        let base = key("r3k3/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1");
+        // Pawns, rooks, queens and the side to move do not count.
+        assert_eq!(base, key("4k3/p4b2/1p6/8/8/8/1P6/4K1N1 b - - 0 1"));
+        // A knight, a bishop or a king moved does.
+        assert_ne!(base, key("r3k3/pp3b2/8/8/8/5N2/PP6/3QK3 w - - 0 1"));
+        assert_ne!(base, key("r3k3/pp6/8/8/2b5/8/PP6/3QK1N1 w - - 0 1"));
+        assert_ne!(base, key("r4k2/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1"));
+        // The same squares held by another kind of minor piece, or by the other colour, differ.
+        assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1B1 w - - 0 1"));
+        assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1n1 w - - 0 1"));
     }
 
     /// What the position keeps up to date as it changes (the pieces' placement sums for the
