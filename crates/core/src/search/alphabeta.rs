@@ -7,7 +7,9 @@ use super::correction::CorrectionKeys;
 use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::nnue_stack::NnueStack;
-use super::ordering::{MovePicker, PieceTo, QuietContext, Scores, SearchTables, StagedPicker};
+use super::ordering::{
+    LowPlyHistory, MovePicker, PieceTo, QuietContext, Scores, SearchTables, StagedPicker, LOW_PLIES,
+};
 use super::params::{Reductions, SearchParams};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
@@ -215,6 +217,8 @@ pub struct Worker<'a, G: Game> {
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     /// Histories and counter-moves, taken from the table's store and given back on drop.
     tables: Option<SearchTables>,
+    /// The quiet moves' record at the first plies of this search (`LowPlyHistory`).
+    low_ply: LowPlyHistory,
     /// Static evaluations by key. A worker lives for one search, with one evaluator (the
     /// game's, material or one net), so its cache never holds another evaluator's values.
     evals: EvalCache,
@@ -280,6 +284,7 @@ impl<'a, G: Game> Worker<'a, G> {
             root_depth: 0,
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
             tables: Some(shared.tt.take_histories()),
+            low_ply: LowPlyHistory::default(),
             evals: EvalCache::default(),
             nnue,
             frames: Box::new([Frame::default(); MAX_PLY + 4]),
@@ -1058,6 +1063,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     prev,
                     killers,
                     counter,
+                    low_ply: (p.low_ply_history != 0 && ply < LOW_PLIES).then_some((
+                        &self.low_ply,
+                        ply,
+                        p.low_ply_history,
+                    )),
                 };
                 picker.next(&self.pos, &ctx)
             };
@@ -1310,6 +1320,12 @@ impl<'a, G: Game> Worker<'a, G> {
         t.history.update(side, m, bonus);
         for p in prev {
             t.cont.update(p, pt, bonus);
+        }
+        if p.low_ply_history != 0 {
+            self.low_ply.update(ply, m, bonus);
+            for &q in tried {
+                self.low_ply.update(ply, q, -bonus);
+            }
         }
         for &q in tried {
             t.history.update(side, q, -bonus);

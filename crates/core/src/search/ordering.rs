@@ -64,6 +64,55 @@ impl History {
     }
 }
 
+/// Plies from the root whose quiet moves the low-ply history also orders.
+pub const LOW_PLIES: usize = 4;
+
+/// The quiet moves' record at the first plies of one search, by ply and from/to (Stockfish's
+/// low-ply history): near the root every node's ordering decides much of the tree below it,
+/// and what cut there in this search's earlier iterations says more about the same ply than
+/// the side history, which mixes every ply of this search and the searches before. It lives
+/// for one search and starts empty.
+pub struct LowPlyHistory {
+    table: Vec<i16>,
+}
+
+impl Default for LowPlyHistory {
+    fn default() -> Self {
+        LowPlyHistory {
+            table: vec![0; LOW_PLIES * SQUARES * SQUARES],
+        }
+    }
+}
+
+impl LowPlyHistory {
+    #[inline]
+    fn index(ply: usize, m: Move) -> usize {
+        let from = (m.from().index() ^ (usize::from(m.piece()) * 7)) % SQUARES;
+        (ply * SQUARES + from) * SQUARES + m.to().index() % SQUARES
+    }
+
+    /// The record of `m` at `ply` (0 at or beyond [`LOW_PLIES`]).
+    #[inline]
+    pub fn get(&self, ply: usize, m: Move) -> i32 {
+        if ply < LOW_PLIES {
+            i32::from(self.table[Self::index(ply, m)])
+        } else {
+            0
+        }
+    }
+
+    /// Rewards (positive `bonus`) or punishes `m` at `ply`; nothing beyond [`LOW_PLIES`].
+    #[inline]
+    pub fn update(&mut self, ply: usize, m: Move, bonus: i32) {
+        if ply < LOW_PLIES {
+            let e = &mut self.table[Self::index(ply, m)];
+            let mut v = i32::from(*e);
+            gravity(&mut v, bonus);
+            *e = v as i16;
+        }
+    }
+}
+
 /// A move as continuation histories see it: which kind of piece went to which square.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct PieceTo(u16);
@@ -217,6 +266,9 @@ pub struct QuietContext<'h> {
     pub prev: [PieceTo; 2],
     pub killers: [Move; 2],
     pub counter: Move,
+    /// The low-ply history, the node's ply and its weight (`LowPlyHistory`, a search
+    /// parameter), where it orders this node's quiet moves: the weight over 1 + 2 × ply.
+    pub low_ply: Option<(&'h LowPlyHistory, usize, i32)>,
 }
 
 impl QuietContext<'_> {
@@ -227,6 +279,16 @@ impl QuietContext<'_> {
         self.history.get(pos.side_to_move(), m)
             + self.cont.get(self.prev[0], pt)
             + self.cont.get(self.prev[1], pt)
+    }
+
+    /// The score a quiet move is ordered by: its history score and the low-ply history's.
+    #[inline]
+    pub fn order_score<G: Game>(&self, pos: &G, m: Move) -> i32 {
+        let low = match self.low_ply {
+            Some((t, ply, weight)) => weight * t.get(ply, m) / (1 + 2 * ply as i32),
+            None => 0,
+        };
+        self.score(pos, m) + low
     }
 }
 
@@ -368,7 +430,7 @@ impl<'a, L: MoveList> StagedPicker<'a, L> {
                     }
                     self.stage = Stage::Quiets;
                     for i in self.cur..self.moves.len() {
-                        self.scores[i] = ctx.score(pos, self.moves[i]);
+                        self.scores[i] = ctx.order_score(pos, self.moves[i]);
                     }
                     pos.add_quiet_order(&self.moves[self.cur..], &mut self.scores[self.cur..]);
                 }
@@ -513,6 +575,7 @@ mod tests {
             prev: [PieceTo::NONE; 2],
             killers: [killer, Move::NONE],
             counter: Move::NONE,
+            low_ply: None,
         };
         let mut scores = Scores::<Chess>::default();
         let mut picker = StagedPicker::new(&mut moves, &mut scores, tt);
@@ -530,6 +593,52 @@ mod tests {
         assert_eq!(order[2], find("d1d5"));
         assert_eq!(order[3], killer);
         assert_eq!(order[4], find("d1b1"), "history orders the quiet moves");
+    }
+
+    #[test]
+    fn the_low_ply_history_orders_the_first_plies_alone() {
+        let pos = crate::engine::registry::new_game::<Chess>("chess").unwrap();
+        let find = |s: &str| pos.parse_move(s, crate::games::Notation::Uci).unwrap();
+        let (good, other) = (find("g1f3"), find("b1c3"));
+        let mut low = LowPlyHistory::default();
+        for ply in 0..=LOW_PLIES {
+            low.update(ply, good, 3000);
+            low.update(ply, other, -3000);
+        }
+        assert!(low.get(0, good) > 0 && low.get(0, other) < 0);
+        // Beyond the first plies nothing is kept.
+        assert_eq!(low.get(LOW_PLIES, good), 0);
+        let history = History::default();
+        let cont = ContinuationHistory::default();
+        let order = |low_ply| {
+            let ctx = QuietContext {
+                history: &history,
+                cont: &cont,
+                prev: [PieceTo::NONE; 2],
+                killers: [Move::NONE; 2],
+                counter: Move::NONE,
+                low_ply,
+            };
+            let mut moves = <Chess as Game>::Moves::default();
+            pos.legal_moves(&mut moves);
+            let mut scores = Scores::<Chess>::default();
+            let mut picker = StagedPicker::new(&mut moves, &mut scores, Move::NONE);
+            let mut order = Vec::new();
+            while let Some((m, score)) = picker.next(&pos, &ctx) {
+                // The score the search reduces and prunes by leaves the low-ply term out.
+                assert_eq!(score, 0);
+                order.push(m);
+            }
+            order
+        };
+        let at = |o: &[Move], m| o.iter().position(|&x| x == m).unwrap();
+        let with = order(Some((&low, 1, 4)));
+        assert_eq!(with[0], good);
+        assert_eq!(at(&with, other), with.len() - 1);
+        // Off, every quiet move scores 0 and keeps the generator's order.
+        let without = order(None);
+        assert!(at(&without, good) > 0);
+        assert!(at(&without, other) < without.len() - 1);
     }
 
     #[test]

@@ -107,6 +107,7 @@ search_params! {
     LmrHistoryDivisor lmr_history_divisor: 8192, 2048..=32768, 1200; "late-move reductions: one ply less per this much history";
     LmrCutNode lmr_cut_node: 1, 0..=3, 1; "late-move reductions: plies more for a quiet move at an expected cut node";
     SingularMargin singular_margin: 2, 0..=8, 1; "singular extensions: margin below the table score per ply";
+    LowPlyHistory low_ply_history: 0, 0..=16, 1; "low-ply history: its weight in the order of the quiet moves at the root's first plies, over 1 + 2 x ply (0: off)";
     CheckExtensionDepth check_extension_depth: 0, 0..=20, 1; "check extension: shallowest node whose safe checks are searched a ply deeper";
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
