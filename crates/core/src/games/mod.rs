@@ -289,6 +289,14 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         None
     }
 
+    /// A key of where both sides' rooks, queens and kings stand (and the game's other pieces
+    /// of that weight), for the same correction: the heavy pieces against the kings (a rook on
+    /// the seventh, a queen near the other king). `None` (the default) where the game does not
+    /// give one.
+    fn major_key(&self) -> Option<u64> {
+        None
+    }
+
     fn in_check(&self) -> bool;
 
     /// Whether the legal move `m` may give check: `false` only where it certainly does not, so

@@ -359,6 +359,11 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 None
             },
+            major: if self.params.correction_major != 0 {
+                self.pos.major_key()
+            } else {
+                None
+            },
         }
     }
 

@@ -23,6 +23,8 @@ const PAIR_ENTRIES: usize = 1 << 16;
 const PIECE_ENTRIES: usize = 1 << 14;
 /// Entries per side to move of the table keyed by the minor pieces and kings (a power of two).
 const MINOR_ENTRIES: usize = 1 << 14;
+/// Entries per side to move of the table keyed by the heavy pieces and kings (a power of two).
+const MAJOR_ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times `GRAIN`, so that small weights still move them.
 const GRAIN: i32 = 64;
 /// No correction beyond this many centipawns: a structure's entry corrects, it must not
@@ -42,6 +44,8 @@ pub struct CorrectionKeys {
     pub pieces: Option<[u64; 2]>,
     /// Where both sides' minor pieces and kings stand (`Game::minor_key`).
     pub minor: Option<u64>,
+    /// Where both sides' heavy pieces and kings stand (`Game::major_key`).
+    pub major: Option<u64>,
 }
 
 impl CorrectionKeys {
@@ -52,16 +56,18 @@ impl CorrectionKeys {
             && self.pair.is_none()
             && self.pieces.is_none()
             && self.minor.is_none()
+            && self.major.is_none()
     }
 }
 
 /// Where each table starts in `CorrectionHistory::entries`: the skeleton's, the move pair's,
-/// the pieces', the minor pieces'.
+/// the pieces', the minor pieces', the heavy pieces'.
 const SKELETON_AT: usize = 0;
 const PAIR_AT: usize = SKELETON_AT + 2 * ENTRIES;
 const PIECES_AT: usize = PAIR_AT + 2 * PAIR_ENTRIES;
 const MINOR_AT: usize = PIECES_AT + 2 * 2 * PIECE_ENTRIES;
-const TOTAL: usize = MINOR_AT + 2 * MINOR_ENTRIES;
+const MAJOR_AT: usize = MINOR_AT + 2 * MINOR_ENTRIES;
+const TOTAL: usize = MAJOR_AT + 2 * MAJOR_ENTRIES;
 
 /// One thread's correction tables, kept between searches with the other histories.
 pub struct CorrectionHistory {
@@ -88,10 +94,10 @@ impl CorrectionHistory {
     }
 
     /// The indices in `entries` of the position's entries (side to move `side`, `keys`):
-    /// skeleton, move pair, white's pieces, black's pieces, minor pieces; `None` for a key it
-    /// does not have.
+    /// skeleton, move pair, white's pieces, black's pieces, minor pieces, heavy pieces; `None`
+    /// for a key it does not have.
     #[inline]
-    fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 5] {
+    fn indices(side: Color, keys: &CorrectionKeys) -> [Option<usize>; 6] {
         let s = side.index();
         let piece = |colour: usize, k: u64| {
             PIECES_AT + (s * 2 + colour) * PIECE_ENTRIES + (k >> 50) as usize % PIECE_ENTRIES
@@ -105,12 +111,14 @@ impl CorrectionHistory {
             keys.pieces.map(|[_, b]| piece(1, b)),
             keys.minor
                 .map(|k| MINOR_AT + s * MINOR_ENTRIES + (k >> 50) as usize % MINOR_ENTRIES),
+            keys.major
+                .map(|k| MAJOR_AT + s * MAJOR_ENTRIES + (k >> 50) as usize % MAJOR_ENTRIES),
         ]
     }
 
     /// The sum of the position's entries, in `GRAIN`s (0 for a key it does not have).
     #[inline]
-    fn sum(&self, idx: &[Option<usize>; 5]) -> i32 {
+    fn sum(&self, idx: &[Option<usize>; 6]) -> i32 {
         idx.iter().flatten().map(|&i| self.entries[i]).sum()
     }
 
@@ -148,6 +156,7 @@ mod tests {
             pair,
             pieces,
             minor: None,
+            major: None,
         }
     }
 
@@ -256,5 +265,12 @@ mod tests {
         };
         assert_eq!(c.get(Color::Black, &other), 0);
         assert_eq!(c.get(Color::White, &alone), 0);
+        // The heavy pieces' key of the same value is another entry.
+        let major = CorrectionKeys {
+            major: Some(minor),
+            ..CorrectionKeys::default()
+        };
+        assert!(!major.is_empty());
+        assert_eq!(c.get(Color::Black, &major), 0);
     }
 }

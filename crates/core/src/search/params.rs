@@ -113,6 +113,7 @@ search_params! {
     DoubleExtensionMargin double_extension_margin: 20, 0..=100, 4; "singular extensions: two plies when the search without the table move fails this far below its bound";
     FailHighBlend fail_high_blend: 1, 0..=4, 1; "fail-high blend: beta's weight against the node's depth (0: a fail high is returned as found)";
     CorrectionMinor correction_minor: 0, 0..=1, 1; "correction history: also by where the minor pieces and kings stand, where the game gives that key (0: off)";
+    CorrectionMajor correction_major: 0, 0..=1, 1; "correction history: also by where the rooks, queens (the game's heavy pieces) and kings stand, where the game gives that key (0: off)";
     EndgameScale endgame_scale: 0, 0..=1, 1; "static values scaled toward 0 in the endings the game knows as (nearly) drawn (0: off)";
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";

@@ -157,6 +157,18 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         // King against king, or king and one minor piece against king: no mate is possible.
         minors.count() <= 1
     }
+
+    /// A key of where both colours' pieces of `roles` stand, `seed` telling one such key from
+    /// another: each colour's squares of each role chained as `piece_keys` chains them, so
+    /// that the same squares held by another role or colour give another key.
+    fn roles_key(&self, roles: &[Role], seed: u64) -> u64 {
+        [Color::White, Color::Black].iter().fold(seed, |h, &c| {
+            let ours = self.ours(c);
+            roles.iter().fold(h, |h, &r| {
+                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
+            })
+        })
+    }
 }
 
 /// The chess family's evaluation, taken apart for the tuner (`cannonade tune`).
@@ -261,15 +273,22 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
     }
 
     fn minor_key(&self) -> Option<u64> {
-        // Each colour's knights, bishops and king chained as `piece_keys` chains roles.
-        let minors = [Role::Knight, Role::Bishop, Role::King];
-        let key = [Color::White, Color::Black].iter().fold(7u64, |h, &c| {
-            let ours = self.ours(c);
-            minors.iter().fold(h, |h, &r| {
-                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
-            })
-        });
-        Some(key)
+        Some(self.roles_key(&[Role::Knight, Role::Bishop, Role::King], 7))
+    }
+
+    fn major_key(&self) -> Option<u64> {
+        // The family's heavy pieces: the Swedish cannon and the cannonrider move along lines
+        // as a rook does.
+        Some(self.roles_key(
+            &[
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+                Role::Cannon,
+                Role::Cannonrider,
+            ],
+            11,
+        ))
     }
 
     fn null_move_ok(&self) -> bool {
@@ -625,6 +644,31 @@ mod tests {
         // The same squares held by another kind of minor piece, or by the other colour, differ.
         assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1B1 w - - 0 1"));
         assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1n1 w - - 0 1"));
+    }
+
+    #[test]
+    fn the_major_key_follows_rooks_queens_and_kings_alone() {
+        let start: Chess = new_game("chess").unwrap();
+        let key = |fen: &str| start.with_fen(fen).unwrap().major_key().unwrap();
+        let base = key("r3k3/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1");
+        // Pawns, knights, bishops and the side to move do not count.
+        assert_eq!(base, key("r3k3/p7/1p3n2/8/8/8/1P6/3QK3 b - - 0 1"));
+        // A rook, a queen or a king moved does.
+        assert_ne!(base, key("1r2k3/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1"));
+        assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/2Q1K1N1 w - - 0 1"));
+        assert_ne!(base, key("r4k2/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1"));
+        // The same squares held by another heavy piece, or by the other colour, differ.
+        assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3RK1N1 w - - 0 1"));
+        assert_ne!(base, key("R3k3/pp3b2/8/8/8/8/PP6/3QK1N1 b - - 0 1"));
+        // The minor key is another key of the same position.
+        assert_ne!(
+            start
+                .with_fen("r3k3/pp3b2/8/8/8/8/PP6/3QK1N1 w - - 0 1")
+                .unwrap()
+                .minor_key()
+                .unwrap(),
+            base
+        );
     }
 
     /// What the position keeps up to date as it changes (the pieces' placement sums for the
