@@ -1038,23 +1038,6 @@ impl<'a, G: Game> Worker<'a, G> {
             depth
         };
 
-        // The table's ProbCut (Stockfish's "small ProbCut"): an entry up to four plies
-        // shallower that already holds a lower bound far above beta cuts the node, in check
-        // too, without the captures' searches. Where `SmallProbCutMargin` is set.
-        if p.small_probcut_margin > 0 && prune && !pv && excluded.is_none() {
-            let cut_at = beta + p.small_probcut_margin;
-            if let Some(e) = tte {
-                if e.bound == Bound::Lower
-                    && e.depth >= depth - 4
-                    && tt_score >= cut_at
-                    && tt_score.abs() < MATE_BOUND
-                    && beta.abs() < MATE_BOUND
-                {
-                    return cut_at;
-                }
-            }
-        }
-
         let mut moves = G::Moves::default();
         self.pos.legal_moves(&mut moves);
         if moves.is_empty() {

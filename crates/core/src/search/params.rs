@@ -93,7 +93,6 @@ search_params! {
     NmpEvalDivisor nmp_eval_divisor: 200, 50..=500, 20; "null move: one ply more reduction per this much eval above beta";
     NmpEvalMax nmp_eval_max: 3, 0..=6, 1; "null move: most extra reduction for eval above beta";
     ProbCutMargin probcut_margin: 200, 50..=500, 20; "ProbCut: margin above beta";
-    SmallProbCutMargin small_probcut_margin: 0, 0..=1000, 40; "the table's ProbCut: a lower bound from a search up to four plies shallower this far above beta cuts the node (0: off)";
     LmpBase lmp_base: 3, 0..=10, 1; "late-move pruning: quiet moves tried at depth 0 (plus depth squared)";
     FutilityBase futility_base: 100, 0..=300, 15; "late-move futility: margin at reduced depth 0";
     FutilityMargin futility_margin: 120, 30..=300, 12; "late-move futility: margin per ply of reduced depth";
