@@ -26,6 +26,22 @@ fn gravity(e: &mut i32, bonus: i32) {
     *e += b - *e * b.abs() / HISTORY_MAX;
 }
 
+/// The gravity update of an entry kept in 16 bits (within +-HISTORY_MAX, so it fits).
+#[inline]
+fn gravity16(e: &mut i16, bonus: i32) {
+    let mut v = i32::from(*e);
+    gravity(&mut v, bonus);
+    *e = v as i16;
+}
+
+/// A move's from/to index for the history tables: the piece code folded into the from-square,
+/// so that drops of different pieces do not share an entry.
+#[inline]
+fn from_to(m: Move) -> usize {
+    let from = (m.from().index() ^ (usize::from(m.piece()) * 7)) % SQUARES;
+    from * SQUARES + m.to().index() % SQUARES
+}
+
 /// History of quiet moves that caused cutoffs, by side, from-square and to-square. The
 /// from-square of a drop is whatever the game puts there; the piece code is folded in so drops
 /// of different pieces do not share an entry.
@@ -44,8 +60,7 @@ impl Default for History {
 impl History {
     #[inline]
     fn index(side: Color, m: Move) -> usize {
-        let from = (m.from().index() ^ (usize::from(m.piece()) * 7)) % SQUARES;
-        (side.index() * SQUARES + from) * SQUARES + m.to().index() % SQUARES
+        side.index() * SQUARES * SQUARES + from_to(m)
     }
 
     #[inline]
@@ -87,8 +102,7 @@ impl Default for LowPlyHistory {
 impl LowPlyHistory {
     #[inline]
     fn index(ply: usize, m: Move) -> usize {
-        let from = (m.from().index() ^ (usize::from(m.piece()) * 7)) % SQUARES;
-        (ply * SQUARES + from) * SQUARES + m.to().index() % SQUARES
+        ply * SQUARES * SQUARES + from_to(m)
     }
 
     /// The record of `m` at `ply` (0 at or beyond [`LOW_PLIES`]).
@@ -105,10 +119,7 @@ impl LowPlyHistory {
     #[inline]
     pub fn update(&mut self, ply: usize, m: Move, bonus: i32) {
         if ply < LOW_PLIES {
-            let e = &mut self.table[Self::index(ply, m)];
-            let mut v = i32::from(*e);
-            gravity(&mut v, bonus);
-            *e = v as i16;
+            gravity16(&mut self.table[Self::index(ply, m)], bonus);
         }
     }
 }
@@ -183,10 +194,7 @@ impl ContinuationHistory {
         let i = before.index() * PIECE_TO + now.index();
         let chunk = i / CONT_CHUNK;
         self.dirty[chunk / 64] |= 1 << (chunk % 64);
-        let e = &mut self.table[i];
-        let mut v = i32::from(*e);
-        gravity(&mut v, bonus);
-        *e = v as i16;
+        gravity16(&mut self.table[i], bonus);
     }
 
     /// Zeroes every entry, as a new table would hold, touching only the chunks written since

@@ -29,7 +29,7 @@ pub use tables::ChessTables;
 
 use crate::board::fen::diagram;
 use crate::board::zobrist::{mix64, pair_key};
-use crate::board::{BitWord, Color, Geometry, Square};
+use crate::board::{BitWord, Bitboard, Color, Geometry, Square};
 use crate::games::tuning::{EvalTraced, EvalTuning, ParamTable, Trace};
 use crate::games::{
     from_white, EndReason, FenError, Game, GameError, Move, MoveKind, Notation, Outcome, Variant,
@@ -158,16 +158,21 @@ impl<W: BitWord, R: ChessRules> ChessPosition<W, R> {
         minors.count() <= 1
     }
 
-    /// A key of where both colours' pieces of `roles` stand, `seed` telling one such key from
-    /// another: each colour's squares of each role chained as `piece_keys` chains them, so
-    /// that the same squares held by another role or colour give another key.
-    fn roles_key(&self, roles: &[Role], seed: u64) -> u64 {
-        [Color::White, Color::Black].iter().fold(seed, |h, &c| {
-            let ours = self.ours(c);
-            roles.iter().fold(h, |h, &r| {
-                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
-            })
+    /// `seed` chained with the squares of each of `roles` among `pieces`, role by role, so
+    /// that the same squares held by another role give another key (the correction keys).
+    fn chain_roles(&self, seed: u64, pieces: Bitboard<W>, roles: &[Role]) -> u64 {
+        roles.iter().fold(seed, |h, &r| {
+            mix64(h.rotate_left(23) ^ (self.role_bb(r) & pieces).0.fold_u64())
         })
+    }
+
+    /// A key of where both colours' pieces of `roles` stand, `seed` telling one such key from
+    /// another: white's chain continued by black's, so that the same squares held by the
+    /// other colour give another key.
+    fn roles_key(&self, roles: &[Role], seed: u64) -> u64 {
+        [Color::White, Color::Black]
+            .iter()
+            .fold(seed, |h, &c| self.chain_roles(h, self.ours(c), roles))
     }
 }
 
@@ -261,14 +266,7 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
 
     fn piece_keys(&self) -> Option<[u64; 2]> {
         let pawns = self.pawn_like();
-        // Each role's squares folded into a chain, so that the same squares held by another
-        // role give another key.
-        let side = |c: Color| {
-            let ours = self.ours(c) & !pawns;
-            R::ROLES.iter().fold(c.index() as u64, |h, &r| {
-                mix64(h.rotate_left(23) ^ (self.role_bb(r) & ours).0.fold_u64())
-            })
-        };
+        let side = |c: Color| self.chain_roles(c.index() as u64, self.ours(c) & !pawns, R::ROLES);
         Some([side(Color::White), side(Color::Black)])
     }
 
