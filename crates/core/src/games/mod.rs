@@ -391,6 +391,16 @@ pub trait Game: NnueFeatures + Clone + Send + Sync + 'static {
         v
     }
 
+    /// Plies played toward a move-count draw (orthodox chess's halfmove clock of the fifty-move
+    /// rule): the search damps a static value toward 0 as it grows, since a position whose
+    /// advantage has not been turned into a capture or a pawn move for many plies is nearer the
+    /// draw than an evaluation trained on positions alone can know. 0 (the default) where the
+    /// game has no such rule.
+    #[inline]
+    fn draw_clock(&self) -> u32 {
+        0
+    }
+
     /// A static value `v` (the side to move's) scaled toward 0 where the game knows the
     /// material left rarely or never wins, whatever an evaluation says: orthodox chess's
     /// pawnless endings with little more than a minor piece ahead, a rook's pawn (alone or with

@@ -21,6 +21,18 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Duration;
 
+/// `v` damped toward 0 by `clock` plies of the game's draw clock over `divisor` (Stockfish's
+/// "damp down the evaluation linearly when shuffling"): a static value that no capture or pawn
+/// move has turned into progress for many plies overstates a side's chances, and the damping
+/// leads the search toward the moves that make progress. `divisor` 0 leaves `v` alone.
+#[inline]
+pub(super) fn damp_by_draw_clock(v: i32, clock: u32, divisor: i32) -> i32 {
+    if divisor <= 0 || clock == 0 {
+        return v;
+    }
+    v - v * (clock.min(divisor as u32) as i32) / divisor
+}
+
 /// How often (in nodes) a thread looks at the clock, the node limit and the stop flag, and the
 /// main thread polls the host ([`crate::host::Host::poll`]).
 const CHECK_EVERY: u64 = 1024;
@@ -322,12 +334,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 v
             }
         };
-        match &mut self.nnue {
+        let v = match &mut self.nnue {
             Some(stack) => self.evals.get_or(pos.key(), || {
                 scaled(pos.scale_net_value(stack.evaluate(pos, ply)))
             }),
             None => self.evals.get_or(pos.key(), || scaled(pos.evaluate())),
-        }
+        };
+        // Damped after the cache: its key does not hold the draw clock.
+        damp_by_draw_clock(v, self.pos.draw_clock(), self.params.shuffle_damping)
     }
 
     /// `raw`, a static value of the current position, corrected by what earlier searches

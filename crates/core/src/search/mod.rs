@@ -386,6 +386,19 @@ mod tests {
     }
 
     #[test]
+    fn the_draw_clock_damps_a_static_value_toward_zero() {
+        use alphabeta::damp_by_draw_clock as damp;
+        // Off, or a fresh clock: unchanged.
+        assert_eq!(damp(300, 50, 0), 300);
+        assert_eq!(damp(300, 0, 200), 300);
+        // Linear in the clock, for either side's advantage.
+        assert_eq!(damp(300, 50, 200), 225);
+        assert_eq!(damp(-300, 100, 200), -150);
+        // Never past 0, however long the clock runs.
+        assert_eq!(damp(300, 250, 200), 0);
+    }
+
+    #[test]
     fn ponderhit_starts_the_clock() {
         let host = Arc::new(crate::host::SingleThread::manual());
         host.advance(Duration::from_millis(5));

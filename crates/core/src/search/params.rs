@@ -114,6 +114,7 @@ search_params! {
     CorrectionMinor correction_minor: 0, 0..=1, 1; "correction history: also by where the minor pieces and kings stand, where the game gives that key (0: off)";
     CorrectionMajor correction_major: 0, 0..=1, 1; "correction history: also by where the rooks, queens (the game's heavy pieces) and kings stand, where the game gives that key (0: off)";
     EndgameScale endgame_scale: 0, 0..=1, 1; "static values scaled toward 0 in the endings the game knows as (nearly) drawn (0: off)";
+    ShuffleDamping shuffle_damping: 0, 0..=400, 20; "static values damped toward 0 by the game's draw clock (the fifty-move rule's plies) over this (0: off)";
     AspirationDelta aspiration_delta: 20, 5..=60, 3; "aspiration window: first half-width";
     AspirationGrowth aspiration_growth: 10, 0..=40, 2; "aspiration window: added to the half-width (besides half of it) after a fail";
     QsFutilityMargin qs_futility_margin: 200, 50..=500, 20; "quiescence delta pruning: margin above the capture's gain";

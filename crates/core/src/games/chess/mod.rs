@@ -384,6 +384,11 @@ impl<W: ChessWord, R: ChessRules> Game for ChessPosition<W, R> {
         R::scale_toward_draw(self, v)
     }
 
+    #[inline]
+    fn draw_clock(&self) -> u32 {
+        u32::from(self.halfmove)
+    }
+
     fn capture_value(&self, m: Move) -> i32 {
         self.captured_piece(m).map_or(0, |p| role_value(p.role()))
             + if m.kind() == MoveKind::Promotion {
@@ -642,6 +647,28 @@ mod tests {
         // The same squares held by another kind of minor piece, or by the other colour, differ.
         assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1B1 w - - 0 1"));
         assert_ne!(base, key("r3k3/pp3b2/8/8/8/8/PP6/3QK1n1 w - - 0 1"));
+    }
+
+    #[test]
+    fn the_draw_clock_is_the_fifty_move_rules_halfmove_clock() {
+        let start: Chess = new_game("chess").unwrap();
+        let mut p = start
+            .with_fen("4k3/4p3/8/8/8/8/3P4/4K1N1 w - - 37 60")
+            .unwrap();
+        assert_eq!(p.draw_clock(), 37);
+        let play = |p: &mut Chess, s: &str| {
+            let m = p.parse_move(s, Notation::Uci).unwrap();
+            p.make_move(m);
+        };
+        play(&mut p, "g1f3");
+        assert_eq!(p.draw_clock(), 38);
+        // A pawn move starts it again, and so does a capture.
+        play(&mut p, "e7e5");
+        assert_eq!(p.draw_clock(), 0);
+        play(&mut p, "f3e5");
+        assert_eq!(p.draw_clock(), 0);
+        play(&mut p, "e8d8");
+        assert_eq!(p.draw_clock(), 1);
     }
 
     #[test]
