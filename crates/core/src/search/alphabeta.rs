@@ -961,8 +961,15 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 0
             };
+            // With `RfpCutNodeMargin` set, the margin is thinner at an expected cut node the
+            // table knows nothing of (Stockfish's): a fail high is what such a node expects.
+            let rfp_margin = if cut && tte.is_none() {
+                p.rfp_margin - p.rfp_cut_node_margin
+            } else {
+                p.rfp_margin
+            };
             if depth <= p.rfp_depth
-                && eval - p.rfp_margin * (depth - i32::from(improving)) - rfp_history >= beta
+                && eval - rfp_margin * (depth - i32::from(improving)) - rfp_history >= beta
             {
                 return eval;
             }
@@ -979,8 +986,14 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             // Null move: if passing still holds beta, a real move will too (where the game
             // says passing is a fair assumption).
+            // With `NmpStaticMargin` set, also only where the static value itself clears beta
+            // by a margin that shrinks with depth (to nothing at depth 12), and the table's
+            // bound does not pull it down (Stockfish's conditions): at low depth, a node only
+            // just above beta seldom gains from a pass worth checking.
+            let m = p.nmp_static_margin;
             if depth >= 3
                 && eval >= beta
+                && (m == 0 || eval >= static_value && static_value >= beta + m - m * depth / 12)
                 && self.frames[ply - 1].piece_to != PieceTo::NONE
                 && self.pos.null_move_ok()
             {

@@ -85,6 +85,7 @@ search_params! {
     RfpMargin rfp_margin: 80, 20..=250, 10; "reverse futility: margin per ply of depth";
     RfpDepth rfp_depth: 7, 1..=12, 1; "reverse futility: deepest node it prunes";
     RfpHistoryDivisor rfp_history_divisor: 0, 0..=2000, 60; "reverse futility: one more centipawn of margin per this much history of the opponent's quiet move into the node (0: off)";
+    RfpCutNodeMargin rfp_cut_node_margin: 0, 0..=40, 3; "reverse futility: margin per ply less at an expected cut node the table knows nothing of (0: off)";
     RazorBase razor_base: 200, 0..=600, 30; "razoring: margin at depth 0";
     RazorMargin razor_margin: 250, 50..=600, 25; "razoring: margin per ply of depth";
     RazorDepth razor_depth: 3, 1..=6, 1; "razoring: deepest node it tries";
@@ -92,6 +93,7 @@ search_params! {
     NmpDepthDivisor nmp_depth_divisor: 4, 2..=8, 1; "null move: one ply more reduction per this many plies of depth";
     NmpEvalDivisor nmp_eval_divisor: 200, 50..=500, 20; "null move: one ply more reduction per this much eval above beta";
     NmpEvalMax nmp_eval_max: 3, 0..=6, 1; "null move: most extra reduction for eval above beta";
+    NmpStaticMargin nmp_static_margin: 0, 0..=300, 15; "null move: only where the static value is at least beta plus this, less a twelfth of it per ply of depth, and the table does not lower it (0: off)";
     ProbCutMargin probcut_margin: 200, 50..=500, 20; "ProbCut: margin above beta";
     LmpBase lmp_base: 3, 0..=10, 1; "late-move pruning: quiet moves tried at depth 0 (plus depth squared)";
     FutilityBase futility_base: 100, 0..=300, 15; "late-move futility: margin at reduced depth 0";
