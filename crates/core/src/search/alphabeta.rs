@@ -964,7 +964,7 @@ impl<'a, G: Game> Worker<'a, G> {
             // With `RfpCutNodeMargin` set, the margin is thinner at an expected cut node the
             // table knows nothing of (Stockfish's): a fail high is what such a node expects.
             let rfp_margin = if cut && tte.is_none() {
-                p.rfp_margin - p.rfp_cut_node_margin
+                (p.rfp_margin - p.rfp_cut_node_margin).max(0)
             } else {
                 p.rfp_margin
             };
